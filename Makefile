@@ -1,0 +1,34 @@
+# The two commands: `make report` and `make test`. Both set up .venv first when it is missing.
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help venv report test bench system-deps clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+venv: $(STAMP)  ## create .venv with the pinned dependencies (stdlib venv + pip)
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@touch $(STAMP)
+
+system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils, CJK fonts) when missing
+	@bash .ci/system-deps
+
+report: venv  ## build the default report (MLPerf Training v1.0 from data/) into output/
+	$(PY) build.py
+
+test: venv system-deps  ## run the test suite
+	$(PY) -m pytest -q
+
+bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md
+	$(PY) bench/ingest_speed.py
+
+clean:  ## remove generated output (keeps .venv)
+	rm -rf output
