@@ -45,3 +45,27 @@ def write_bytes(path: Path | str, data: bytes) -> Path:
     with atomic_open(path, "wb") as handle:
         handle.write(data)
     return Path(path)
+
+
+def write_texts(texts: dict[Path, str]) -> list[Path]:
+    """Write several files so that they change together: every temporary file is complete before
+    the first rename, and a failure leaves all of the previous files in place."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in texts.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise
+    return [path for _, path in staged]

@@ -33,7 +33,8 @@ examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the stage being run (``command``) imports its module to add its options."""
     parser = argparse.ArgumentParser(
         prog="build.py",
         description="MLPerf report generator: official results -> charts, narrative, HTML/PDF, email.",
@@ -44,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (module_name, help_text) in STAGES.items():
         stage = sub.add_parser(name, help=help_text, description=help_text)
         stage.set_defaults(_module=module_name)
-        _module(module_name).configure_parser(stage)
+        if name == command:
+            _module(module_name).configure_parser(stage)
     return parser
 
 
@@ -54,9 +56,9 @@ def _module(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser()
     if not argv:
         argv = ["report"]
+    parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -1,0 +1,97 @@
+"""Systems JSON files to flat rows: the facts a report cites about each system.
+
+Submitters write numbers as strings (``"8"``, ``""``, ``"2 x 64"``), so counts are parsed leniently
+and left empty when they are not a plain number, never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+#: systems JSON ``status`` → availability category of the results tables.
+_AVAILABILITY = {
+    "available": "available",
+    "onprem": "available",
+    "on-premise": "available",
+    "cloud": "available",
+    "preview": "preview",
+    "research": "research",
+    "rdi": "research",
+}
+
+#: Misspellings of a division seen in official trees (PCL's v1.0 systems say "close").
+_DIVISION_ALIASES = {"close": "closed"}
+
+#: Raw fields kept in systems.csv besides the derived ones (all other fields are kept too).
+DERIVED_COLUMNS = ("submitter", "system_id", "division", "availability", "system_name",
+                   "accelerator_model", "accelerators", "host_processor_model", "host_processors",
+                   "nodes", "framework")
+
+
+class SystemJsonError(ValueError):
+    """A systems JSON that cannot be used; the message says what is wrong."""
+
+
+def parse_count(value) -> int | None:
+    """``"8"`` → 8; ``""``, ``"n/a"``, ``"2 x 64"`` → None (not a plain count)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+        return int(value)
+    return None
+
+
+def availability(status: str | None) -> str:
+    """The availability category for a systems JSON ``status`` (empty when not recognised)."""
+    return _AVAILABILITY.get(str(status or "").strip().lower(), "")
+
+
+def parse_system(data: bytes, system_id: str) -> tuple[dict, list[str]]:
+    """Parse one systems JSON; return its row and the problems found in it."""
+    try:
+        desc = json.loads(data)
+    except UnicodeDecodeError:
+        desc = None
+        try:
+            desc = json.loads(data.decode("utf-8", errors="replace"))
+        except ValueError as error:
+            raise SystemJsonError(f"not valid JSON ({error})") from error
+    except ValueError as error:
+        raise SystemJsonError(f"not valid JSON ({error})") from error
+    if not isinstance(desc, dict):
+        raise SystemJsonError("not a JSON object")
+    problems = []
+    for required in ("submitter", "division", "system_name"):
+        if not str(desc.get(required, "")).strip():
+            problems.append(f"field '{required}' is missing or empty")
+    nodes = parse_count(desc.get("number_of_nodes"))
+    per_node = parse_count(desc.get("accelerators_per_node"))
+    cpus_per_node = parse_count(desc.get("host_processors_per_node"))
+    row = {
+        "submitter": str(desc.get("submitter", "")).strip(),
+        "system_id": system_id,
+        "division": str(desc.get("division", "")).strip().lower(),
+        "availability": availability(desc.get("status")),
+        "system_name": str(desc.get("system_name", "")).strip(),
+        "accelerator_model": str(desc.get("accelerator_model_name", "")).strip(),
+        "accelerators": per_node * nodes if per_node is not None and nodes is not None else None,
+        "host_processor_model": str(desc.get("host_processor_model_name", "")).strip(),
+        "host_processors": cpus_per_node * nodes if cpus_per_node is not None and nodes is not None else None,
+        "nodes": nodes,
+        "framework": str(desc.get("framework", "")).strip(),
+    }
+    if row["division"] in _DIVISION_ALIASES:
+        problems.append(f"division '{row['division']}' read as '{_DIVISION_ALIASES[row['division']]}'")
+        row["division"] = _DIVISION_ALIASES[row["division"]]
+    elif row["division"] and row["division"] not in ("closed", "open"):
+        problems.append(f"division '{row['division']}' is neither closed nor open")
+    for key, value in desc.items():
+        raw_key = f"raw_{key}"
+        if raw_key not in row:
+            row[raw_key] = value if isinstance(value, (str, int, float, bool)) or value is None else json.dumps(value, sort_keys=True)
+    return row, problems
