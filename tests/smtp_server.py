@@ -1,0 +1,224 @@
+"""A real SMTP server on 127.0.0.1 (aiosmtpd) for the mail tests, with switches for the faults to test.
+
+``MailServer`` records every accepted message; its knobs make it answer 451 to DATA a number of times,
+refuse chosen recipients with 550, drop the connection after receiving a message (without keeping it),
+and require a login. ``self_signed`` makes a certificate for localhost so STARTTLS and implicit TLS are
+tested for real, with certificate checking on.
+"""
+
+from __future__ import annotations
+
+import datetime
+import socket
+import ssl
+import threading
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """(certificate, key) PEM files for ``localhost`` / 127.0.0.1, valid for a day."""
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                    x509.IPAddress(ipaddress.ip_address(HOST))]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def server_context(cert: Path, key: Path) -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+@dataclass
+class Received:
+    mail_from: str
+    rcpt_tos: list[str]
+    data: bytes
+
+    @property
+    def message(self):
+        return message_from_bytes(self.data, policy=policy.default)
+
+
+@dataclass
+class MailServer:
+    """aiosmtpd handler: records what it accepts, misbehaves as told."""
+
+    temp_fail_data: int = 0                 # answer 451 to this many DATA commands first
+    drop_after_data: int = 0                # close the connection after this many DATA (message discarded)
+    reject: set[str] = field(default_factory=set)  # RCPT TO these gets 550
+    login: tuple[str, str] | None = None    # (user, password) the server accepts, when login is required
+    received: list[Received] = field(default_factory=list)
+    data_commands: int = 0
+    auth_attempts: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.lower() in self.reject:
+            return "550 5.1.1 <%s>: mailbox unavailable" % address
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        with self._lock:
+            self.data_commands += 1
+            if self.temp_fail_data > 0:
+                self.temp_fail_data -= 1
+                return "451 4.3.0 Temporary failure, try again later"
+            if self.drop_after_data > 0:
+                self.drop_after_data -= 1
+                server.transport.close()
+                return "250 OK (never seen: the connection is gone)"
+            self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content)))
+        return "250 OK"
+
+    def authenticate(self, server, session, envelope, mechanism, auth_data):
+        self.auth_attempts += 1
+        ok = self.login is not None and (auth_data.login, auth_data.password) == tuple(
+            s.encode() for s in self.login)
+        return AuthResult(success=ok, handled=False)
+
+    def by_recipient(self) -> dict[str, list[Received]]:
+        result: dict[str, list[Received]] = {}
+        for item in self.received:
+            for rcpt in item.rcpt_tos:
+                result.setdefault(rcpt.lower(), []).append(item)
+        return result
+
+
+def start(handler: MailServer, *, starttls: ssl.SSLContext | None = None,
+          implicit_tls: ssl.SSLContext | None = None) -> Controller:
+    """Start the server on a free loopback port; ``controller.port`` says where. Stop with ``.stop()``."""
+    kwargs = dict(hostname=HOST, port=free_port(), ready_timeout=5, timeout=10)
+    if handler.login is not None:
+        kwargs.update(authenticator=handler.authenticate, auth_required=True,
+                      auth_require_tls=bool(starttls or implicit_tls))
+    if starttls is not None:
+        kwargs.update(tls_context=starttls, require_starttls=True)
+    if implicit_tls is not None:
+        kwargs.update(ssl_context=implicit_tls)
+    controller = Controller(handler, **kwargs)
+    controller.start()
+    return controller
+
+
+# --- a small project tree: config, data tables, built reports and figures, all under tmp_path ---
+
+ROUND = "training-v1.0"
+PASSWORD = "s3cr3t-Pa55word-!x"
+
+
+def tiny_pdf(text: str) -> bytes:
+    """A valid one-page PDF showing ``text`` (ASCII), with a correct cross-reference table."""
+    stream = f"BT /F1 18 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+FIGURES = {
+    "round": ROUND, "benchmark": "resnet", "benchmark_title": "Image Classification (ResNet-50 v1.5)",
+    "benchmark_model": "ResNet-50 v1.5", "focus_submitter": "Graphcore",
+    "fastest": {"closed": None, "open": None},
+    "focus": {"closed": [{"submitter": "Graphcore", "system_id": "pod16", "system_name": "IPU-POD16",
+                          "display_name": "Graphcore IPU-POD16", "division": "closed", "minutes": 28.33617}],
+              "open": []},
+    "baseline": {"submitter": "NVIDIA", "system_id": "dgxa100", "display_name": "NVIDIA DGX A100",
+                 "division": "closed", "minutes": 28.77},
+    "perf_per_dollar": [{"system": {"display_name": "Graphcore IPU-POD16"}, "ratio": 1.6043,
+                         "price": {"amount": 149995, "currency": "USD"}, "division": "closed"}],
+    "previous_round": {"round": "training-v0.7", "focus_best": None, "this_best": None, "speedup": None},
+    "unscored": [],
+}
+
+
+def make_project(root: Path, *, smtp: dict | None = None) -> dict:
+    """Config, data and a built round under ``root``; returns the paths send_reports takes."""
+    import json
+    import os
+
+    import yaml
+
+    config = {
+        "title": "MLPerf Training results", "round": ROUND, "focus_submitter": "Graphcore",
+        "languages": ["en", "zh-Hant"],
+        "source": {"url": "https://github.com/mlcommons/training_results_v1.0", "retrieved": "2021-06-30"},
+        "mail": {
+            "sender": "MLPerf report <mlperf-report@example.com>",
+            "smtp": smtp or {"host": HOST, "port": 25, "security": "none"},
+            "lists": {
+                "executives": [{"name": "Executive Team", "email": "executives@example.com", "lang": "en"}],
+                "press": [{"name": "Press Office", "email": "press@example.com", "lang": "en"},
+                          {"name": "台灣新聞聯絡人", "email": "press-tw@example.com", "lang": "zh-Hant"},
+                          {"name": "Sales", "email": "sales@example.com", "lang": "en"}],
+            },
+            "default_list": "executives",
+        },
+    }
+    config_path = root / "report.yaml"
+    config_path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    data_dir = root / "data"
+    (data_dir / ROUND).mkdir(parents=True)
+    (data_dir / ROUND / "results.csv").write_text("submitter,system_id,benchmark,minutes\n", encoding="utf-8")
+    (data_dir / "prices.yaml").write_text("systems: {}\n", encoding="utf-8")
+    output_dir = root / "output"
+    round_dir = output_dir / ROUND
+    (round_dir / "figures").mkdir(parents=True)
+    (round_dir / "figures" / "resnet.json").write_text(json.dumps(FIGURES), encoding="utf-8")
+    reports = {"en": tiny_pdf("MLPerf report en"), "zh-Hant": tiny_pdf("MLPerf report zh-Hant")}
+    for lang, pdf in reports.items():
+        (round_dir / f"report.{lang}.pdf").write_bytes(pdf)
+    (round_dir / "report.pdf").write_bytes(reports["en"])
+    past = datetime.datetime.now().timestamp() - 3600
+    for path in [config_path, data_dir / ROUND / "results.csv", data_dir / "prices.yaml"]:
+        os.utime(path, (past, past))
+    return {"config_path": config_path, "data_dir": data_dir, "output_dir": output_dir,
+            "round_dir": round_dir, "reports": reports}
