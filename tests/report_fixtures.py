@@ -1,0 +1,99 @@
+"""Small executed-notebook look-alikes for the assembler tests, made here so the tests depend on
+nobody else's notebooks: per language one SVG chart per benchmark (real matplotlib SVG, Chinese
+labels included), an HTML table, a markdown cell, a hidden code cell and papermill's parameter cells."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("svg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import nbformat  # noqa: E402
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output  # noqa: E402
+
+from mlperf_report import fonts  # noqa: E402
+
+LANGS = ("en", "zh-Hant")
+BENCHMARKS = ("resnet", "bert", "ssd")
+CHART_TITLE = {"en": "Time to train, {b}", "zh-Hant": "訓練時間：{b}"}
+TABLE_HEAD = {"en": "System", "zh-Hant": "系統"}
+NARRATIVE = {
+    "en": "<h1>Press release</h1><p>Our first MLPerf Training submission trains ResNet-50 in 28.3 minutes.</p>"
+          "<h2>Price performance</h2><p>1.6 times the performance per dollar of the baseline.</p>",
+    "zh-Hant": "<h1>新聞稿</h1><p>我們首次提交的 MLPerf 訓練結果：ResNet-50 僅需 28.3 分鐘即完成訓練。</p>"
+               "<h2>性價比</h2><p>每美元效能為基準系統的 1.6 倍。</p>",
+}
+NOTES = {
+    "en": "<ol><li>MLPerf name and logo are trademarks of MLCommons Association.</li></ol>",
+    "zh-Hant": "<ol><li>MLPerf 名稱與標誌為 MLCommons 協會的商標。</li></ol>",
+}
+SECRET_CODE = "SECRET_CODE_MARKER = 42"
+PARAMETER_MARKER = "PARAMETER_MARKER"
+
+
+def chart_svg(title: str, width_in: float = 6.4, height_in: float = 3.6) -> str:
+    fonts.register_matplotlib_cjk()
+    fig, ax = plt.subplots(figsize=(width_in, height_in))
+    ax.barh(["A", "B", "C"], [28.3, 31.0, 40.2], color="#0b5cad")
+    ax.set_title(title)
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def _svg_output(svg: str, chart: str, lang: str):
+    return new_output("display_data", data={"image/svg+xml": svg, "text/plain": "<IPython.core.display.SVG object>"},
+                      metadata={"mlperf_report": {"chart": chart, "lang": lang}})
+
+
+def benchmark_notebook(benchmark: str, *, wide_chart: bool = False) -> nbformat.NotebookNode:
+    nb = new_notebook()
+    nb.metadata["papermill"] = {"parameters": {"benchmark": benchmark, "round_id": "training-v1.0"}}
+    nb.cells.append(new_code_cell(f"benchmark = 'x'  # {PARAMETER_MARKER}", metadata={"tags": ["parameters"]}))
+    nb.cells.append(new_code_cell(f"benchmark = '{benchmark}'  # {PARAMETER_MARKER}",
+                                  metadata={"tags": ["injected-parameters"]}))
+    nb.cells.append(new_markdown_cell(f"# {benchmark.upper()} results\n\nRuns scored with the official rules."))
+    code = new_code_cell(SECRET_CODE, metadata={"tags": ["remove-input"]})
+    for lang in LANGS:
+        code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=benchmark),
+                                                  width_in=14 if wide_chart else 6.4), "time_to_train", lang))
+    code.outputs.append(new_output("stream", name="stderr", text="a warning nobody should read in a report\n"))
+    nb.cells.append(code)
+    table = new_code_cell("show_table()", metadata={"tags": ["remove-input"]})
+    for lang in LANGS:
+        table.outputs.append(new_output(
+            "display_data",
+            data={"text/html": f"<table><thead><tr><th>{TABLE_HEAD[lang]}</th><th>min</th></tr></thead>"
+                               f"<tbody><tr><td>{benchmark}-{lang}-row</td><td>28.3</td></tr></tbody></table>"},
+            metadata={"mlperf_report": {"table": "results", "lang": lang}}))
+    nb.cells.append(table)
+    return nb
+
+
+def summary_notebook() -> nbformat.NotebookNode:
+    nb = new_notebook()
+    nb.cells.append(new_code_cell("round_id = 'training-v1.0'", metadata={"tags": ["parameters"]}))
+    code = new_code_cell("draw_summary()", metadata={"tags": ["remove-input"]})
+    for lang in LANGS:
+        code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b="all")), "summary", lang))
+    nb.cells.append(code)
+    return nb
+
+
+def write_notebooks(folder: Path, benchmarks=BENCHMARKS, **options) -> list[Path]:
+    """Benchmark notebooks then summary.ipynb, as build.py report leaves them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for benchmark in benchmarks:
+        path = folder / f"{benchmark}.ipynb"
+        nbformat.write(benchmark_notebook(benchmark, **options), str(path))
+        written.append(path)
+    path = folder / "summary.ipynb"
+    nbformat.write(summary_notebook(), str(path))
+    written.append(path)
+    return written
