@@ -193,7 +193,7 @@ def make_project(root: Path, *, smtp: dict | None = None) -> dict:
         "source": {"url": "https://github.com/mlcommons/training_results_v1.0", "retrieved": "2021-06-30"},
         "mail": {
             "sender": "MLPerf report <mlperf-report@example.com>",
-            "smtp": smtp or {"host": HOST, "port": 25, "security": "none"},
+            "smtp": smtp or {"host": HOST, "port": 25, "security": "none", "timeout": 5},
             "lists": {
                 "executives": [{"name": "Executive Team", "email": "executives@example.com", "lang": "en"}],
                 "press": [{"name": "Press Office", "email": "press@example.com", "lang": "en"},

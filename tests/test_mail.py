@@ -154,7 +154,7 @@ def test_starttls_with_login(project, cert):
     handler = MailServer(login=("reporter", PASSWORD))
     controller = smtp_server.start(handler, starttls=server_context(*cert))
     try:
-        smtp = {"host": "localhost", "port": controller.port, "security": "starttls", "cafile": str(cert[0])}
+        smtp = {"host": "localhost", "port": controller.port, "security": "starttls", "cafile": str(cert[0]), "timeout": 5}
         settings = smtp_send.settings_from(smtp, {"SMTP_USER": "reporter", "SMTP_PASSWORD": PASSWORD})
         data = mail.to_bytes(_message(project))
         with smtp_send.Session(settings, FAST) as session:
@@ -170,7 +170,7 @@ def test_implicit_tls(project, cert):
     handler = MailServer()
     controller = smtp_server.start(handler, implicit_tls=server_context(*cert))
     try:
-        smtp = {"host": "localhost", "port": controller.port, "security": "ssl", "cafile": str(cert[0])}
+        smtp = {"host": "localhost", "port": controller.port, "security": "ssl", "cafile": str(cert[0]), "timeout": 5}
         with smtp_send.Session(smtp_send.settings_from(smtp, {}), FAST) as session:
             assert session.send("mlperf-report@example.com", "executives@example.com",
                                 mail.to_bytes(_message(project))).ok
