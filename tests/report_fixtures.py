@@ -97,3 +97,15 @@ def write_notebooks(folder: Path, benchmarks=BENCHMARKS, **options) -> list[Path
     nbformat.write(summary_notebook(), str(path))
     written.append(path)
     return written
+
+
+def build_reports(root: Path, *, wide_chart: bool = False, title: str = "MLPerf Training v1.0 results"):
+    """Assemble both languages from fresh fixture notebooks under ``root``; {lang: AssembledReport}."""
+    from mlperf_report import assemble
+
+    notebooks = write_notebooks(root / "notebooks", wide_chart=wide_chart)
+    return {
+        lang: assemble.assemble_report("training-v1.0", lang, notebooks, NARRATIVE[lang], NOTES[lang], root / "out",
+                                       title, "2026-12-02", default_copy=(lang == "en"), cache_dir=root / "fonts")
+        for lang in LANGS
+    }

@@ -1,0 +1,252 @@
+"""The assembler: what a report shows per language, that it is self-contained, and that a failed
+build leaves the previous report untouched. Built on notebooks made by report_fixtures."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from fontTools.ttLib import TTFont
+
+import report_fixtures as rf
+from mlperf_report import assemble
+from mlperf_report.errors import InputError, UserError
+
+ROUND = "training-v1.0"
+TITLE = "MLPerf Training v1.0 results"
+
+
+class _Page(HTMLParser):
+    """Collects what the checks need from a page: tags with attributes, ids, and visible text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.ids: set[str] = set()
+        self.text: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag in ("style", "script"):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script"):
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+
+
+def parse(html: str) -> _Page:
+    page = _Page()
+    page.feed(html)
+    return page
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Both languages assembled once (HTML + PDF) into one output folder."""
+    root = tmp_path_factory.mktemp("assemble")
+    notebooks = rf.write_notebooks(root / "notebooks")
+    out = root / "out"
+    reports = {
+        lang: assemble.assemble_report(ROUND, lang, notebooks, rf.NARRATIVE[lang], rf.NOTES[lang], out, TITLE,
+                                       "2026-12-02", default_copy=(lang == "en"), cache_dir=root / "fonts")
+        for lang in rf.LANGS
+    }
+    return {"notebooks": notebooks, "out": out, "reports": reports, "root": root}
+
+
+def html_of(built, lang):
+    return built["reports"][lang].html_path.read_text(encoding="utf-8")
+
+
+# --- what the notebook filter keeps ------------------------------------------------------------------
+
+
+def test_report_notebook_keeps_only_this_languages_outputs_and_no_hidden_cells():
+    nb = rf.benchmark_notebook("resnet")
+    shown = assemble.report_notebook(nb, "zh-Hant")
+    sources = "".join(cell.source for cell in shown.cells)
+    assert rf.PARAMETER_MARKER not in sources
+    outputs = [output for cell in shown.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert {output.metadata["mlperf_report"]["lang"] for output in outputs} == {"zh-Hant"}
+    assert all(output.output_type != "stream" for output in outputs)
+    assert len(nb.cells) == 5 and len(shown.cells) == 3, "the original notebook must not be changed"
+
+
+def test_outputs_without_a_language_are_shown_in_every_language():
+    nb = rf.benchmark_notebook("bert")
+    for output in nb.cells[3].outputs:
+        output.get("metadata", {}).pop("mlperf_report", None)
+    for lang in rf.LANGS:
+        section = assemble.notebook_section(nb, lang, "bert")
+        assert section.html.count("data:image/svg+xml;base64,") == 2
+
+
+def test_section_title_is_the_first_heading_and_falls_back_to_the_benchmark_name():
+    nb = rf.benchmark_notebook("resnet")
+    assert assemble.notebook_section(nb, "en", "resnet").title == "RESNET results"
+    nb.cells[2].source = "Just text, no heading."
+    section = assemble.notebook_section(nb, "en", "resnet")
+    assert section.title == "Image Classification (ResNet-50 v1.5)"
+    assert "Just text, no heading." in section.html
+    assert assemble.notebook_section(rf.summary_notebook(), "zh-Hant", "summary").title == "總覽"
+
+
+def test_headings_inside_sections_start_below_the_section_title():
+    assert assemble.shift_headings("<h1>a</h1><h2 id=x>b</h2>") == "<h3>a</h3><h4 id=x>b</h4>"
+    assert assemble.shift_headings("<h4>deep</h4>") == "<h4>deep</h4>"
+
+
+# --- the page -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_page_shows_no_code_no_parameters_no_streams_and_only_its_language(built, lang):
+    html = html_of(built, lang)
+    other = next(other for other in rf.LANGS if other != lang)
+    assert rf.SECRET_CODE not in html
+    assert rf.PARAMETER_MARKER not in html
+    assert "a warning nobody should read" not in html
+    for benchmark in rf.BENCHMARKS:
+        assert f"{benchmark}-{lang}-row" in html
+        assert f"{benchmark}-{other}-row" not in html
+    assert f'<html lang="{lang}">' in html
+
+
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_every_chart_is_an_inline_svg_image(built, lang):
+    page = parse(html_of(built, lang))
+    images = [attrs for tag, attrs in page.tags if tag == "img"]
+    assert len(images) == len(rf.BENCHMARKS) + 1
+    for attrs in images:
+        assert attrs["src"].startswith("data:image/svg+xml;base64,")
+        svg = base64.b64decode(attrs["src"].split(",", 1)[1]).decode()
+        assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    charts = {attrs["id"] for tag, attrs in page.tags if tag == "figure"}
+    assert {f"sec-{b}-time_to_train" for b in rf.BENCHMARKS} | {"sec-summary-summary"} == charts
+
+
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_page_is_self_contained(built, lang):
+    html = html_of(built, lang)
+    page = parse(html)
+    assert assemble.fetched_urls(html) == []
+    assert not [tag for tag, _ in page.tags if tag in ("script", "link", "iframe")]
+    assert not re.search(r"require\.js|mathjax|cdn\.", html, re.IGNORECASE)
+
+
+def test_fetch_check_finds_what_would_be_loaded():
+    html = ('<script src="https://cdn.example/require.js"></script><link rel="stylesheet" href="x.css">'
+            '<img src="chart.svg"><style>@import "a.css"; b { background: url(//host/i.png) }</style>'
+            '<img src="data:image/png;base64,AA"><a href="https://mlcommons.org">results</a>')
+    assert assemble.fetched_urls(html) == ["https://cdn.example/require.js", "x.css", "chart.svg", "a.css", "//host/i.png"]
+
+
+def test_a_report_that_would_fetch_something_is_refused(tmp_path):
+    notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    with pytest.raises(UserError, match="self-contained"):
+        assemble.assemble_report(ROUND, "en", notebooks, '<p><img src="https://example.com/logo.png"></p>', "",
+                                 tmp_path / "out", TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path)
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_contents_lists_every_section_in_order_with_working_anchors(built, lang):
+    page = parse(html_of(built, lang))
+    links = [attrs["href"][1:] for tag, attrs in page.tags if tag == "a" and attrs.get("href", "").startswith("#")]
+    expected = ["sec-highlights"] + [f"sec-{b}" for b in rf.BENCHMARKS] + ["sec-summary", "sec-notes"]
+    assert links == expected
+    assert set(links) <= page.ids
+
+
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_narrative_and_notes_are_real_html_text(built, lang):
+    text = " ".join(parse(html_of(built, lang)).text)
+    narrative_sentence = re.sub(r"<[^>]+>", "\n", rf.NARRATIVE[lang]).split("\n")[3]
+    assert narrative_sentence and narrative_sentence in text
+    assert "MLCommons" in text
+    headline = re.search(r"<h1>(.*?)</h1>", rf.NARRATIVE[lang]).group(1)
+    assert f'<h2>{headline}</h2>' in html_of(built, lang), "the narrative's headline becomes its section title"
+
+
+def test_cover_shows_title_round_and_date(built):
+    text = " ".join(parse(html_of(built, "en")).text)
+    assert TITLE in text and "MLPerf Training v1.0" in text and "2026-12-02" in text
+
+
+def test_inline_font_covers_every_character_of_the_chinese_page(built):
+    html = html_of(built, "zh-Hant")
+    match = re.search(r'url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\) format\("woff"\)', html)
+    assert match, "the page must carry its CJK font inline"
+    data = base64.b64decode(match.group(1))
+    assert len(data) < 300_000, "a subset, not the 19 MB collection"
+    cmap = TTFont(io.BytesIO(data)).getBestCmap()
+    visible = "".join(parse(html).text)
+    missing = {char for char in visible if not char.isspace() and ord(char) not in cmap}
+    assert not missing
+
+
+def test_default_copies_are_the_first_language(built):
+    out = built["out"]
+    assert (out / "report.html").read_bytes() == (out / "report.en.html").read_bytes()
+    assert (out / "report.pdf").read_bytes() == (out / "report.en.pdf").read_bytes()
+    assert built["reports"]["en"].copies == (out / "report.html", out / "report.pdf")
+
+
+# --- a failed build keeps the previous report -----------------------------------------------------------
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def _broken_pdf(html: str) -> bytes:
+    raise RuntimeError("PDF step failed (simulated: disk full)")
+
+
+def test_failed_pdf_step_keeps_the_previous_html_and_pdf(tmp_path):
+    notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    out = tmp_path / "out"
+    assemble.assemble_report(ROUND, "en", notebooks, rf.NARRATIVE["en"], rf.NOTES["en"], out, TITLE, "2026-12-01",
+                             default_copy=True, cache_dir=tmp_path)
+    before = _snapshot(out)
+    assert set(before) == {"report.en.html", "report.en.pdf", "report.html", "report.pdf"}
+    with pytest.raises(RuntimeError, match="PDF step failed"):
+        assemble.assemble_report(ROUND, "en", notebooks, rf.NARRATIVE["en"], rf.NOTES["en"], out, TITLE,
+                                 "2026-12-02", default_copy=True, cache_dir=tmp_path, pdf_renderer=_broken_pdf)
+    assert _snapshot(out) == before, "old report changed or temporary files left behind"
+
+
+def test_broken_notebook_is_a_clear_error_and_keeps_the_previous_report(tmp_path):
+    notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    out = tmp_path / "out"
+    assemble.assemble_report(ROUND, "en", notebooks, rf.NARRATIVE["en"], "", out, TITLE, "2026-12-01",
+                             pdf=False, cache_dir=tmp_path)
+    before = _snapshot(out)
+    notebooks[0].write_text('{"cells": [', encoding="utf-8")
+    with pytest.raises(InputError, match=r"resnet\.ipynb: not a readable notebook"):
+        assemble.assemble_report(ROUND, "en", notebooks, rf.NARRATIVE["en"], "", out, TITLE, "2026-12-02",
+                                 pdf=False, cache_dir=tmp_path)
+    with pytest.raises(InputError, match="not found"):
+        assemble.assemble_report(ROUND, "en", [tmp_path / "missing.ipynb"], "", "", out, TITLE, "2026-12-02",
+                                 pdf=False, cache_dir=tmp_path)
+    assert _snapshot(out) == before
+
+
+def test_executed_notebooks_are_read_not_changed(built):
+    for path in built["notebooks"]:
+        nb = nbformat.read(str(path), as_version=4)
+        assert any(rf.PARAMETER_MARKER in cell.source for cell in nb.cells) or path.stem == "summary"
