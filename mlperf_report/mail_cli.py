@@ -133,8 +133,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     continue
                 filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
                 text, markup = mail.bodies(recipient, title=title, round_title=the_round.title,
-                                           filename=filename, headlines=mail.headline_lines(figures, recipient.lang),
-                                           source=config.get("source"))
+                                           filename=filename, source=config.get("source"),
+                                           headlines=mail.headline_lines(figures, recipient.lang))
                 message = mail.build_message(
                     sender=sender, recipient=recipient,
                     subject_line=mail.subject(the_round.title, focus, recipient.lang),
@@ -163,7 +163,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     failed.append((recipient.email, f"{kind}: {outcome.detail}"))
                     _warn(f"FAIL  {recipient.email}: {kind}: {outcome.detail}")
         except smtp_send.Fatal:
-            _warn(f"stopped: sent {len(sent)}, not attempted {len(recipients) - len(sent) - len(skipped) - len(failed)}")
+            untried = len(recipients) - len(sent) - len(skipped) - len(failed)
+            _warn(f"stopped: sent {len(sent)}, not attempted {untried}")
             raise
         finally:
             if session:

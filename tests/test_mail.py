@@ -154,7 +154,8 @@ def test_starttls_with_login(project, cert):
     handler = MailServer(login=("reporter", PASSWORD))
     controller = smtp_server.start(handler, starttls=server_context(*cert))
     try:
-        smtp = {"host": "localhost", "port": controller.port, "security": "starttls", "cafile": str(cert[0]), "timeout": 5}
+        smtp = {"host": "localhost", "port": controller.port, "security": "starttls", "cafile": str(cert[0]),
+                "timeout": 5}
         settings = smtp_send.settings_from(smtp, {"SMTP_USER": "reporter", "SMTP_PASSWORD": PASSWORD})
         data = mail.to_bytes(_message(project))
         with smtp_send.Session(settings, FAST) as session:
@@ -170,7 +171,8 @@ def test_implicit_tls(project, cert):
     handler = MailServer()
     controller = smtp_server.start(handler, implicit_tls=server_context(*cert))
     try:
-        smtp = {"host": "localhost", "port": controller.port, "security": "ssl", "cafile": str(cert[0]), "timeout": 5}
+        smtp = {"host": "localhost", "port": controller.port, "security": "ssl", "cafile": str(cert[0]),
+                "timeout": 5}
         with smtp_send.Session(smtp_send.settings_from(smtp, {}), FAST) as session:
             assert session.send("mlperf-report@example.com", "executives@example.com",
                                 mail.to_bytes(_message(project))).ok
@@ -321,6 +323,18 @@ def test_smtp_settings_from_config_and_environment():
         smtp_send.settings_from(config, {"SMTP_USER": "u"})
     with pytest.raises(UserError, match="not one of"):
         smtp_send.settings_from(config, {"SMTP_SECURITY": "tls"})
+
+
+def test_the_shipped_configuration_is_sendable():
+    from mlperf_report import paths
+
+    config = mail_config.load_config(paths.REPORT_CONFIG)
+    section, langs = mail_config.mail_section(config), mail_config.languages(config)
+    assert mail.envelope_sender(section["sender"]).count("@") == 1
+    assert smtp_send.settings_from(section["smtp"], {}).security == "starttls"
+    for name in mail_config.lists(section):
+        assert mail_config.select_recipients(section, langs, list_name=name)
+    assert mail_config.select_recipients(section, langs)  # the default list
 
 
 def test_command_line(project, server, monkeypatch, capsys):
