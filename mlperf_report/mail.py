@@ -22,7 +22,8 @@ from pathlib import Path
 from mlperf_report.errors import InputError
 from mlperf_report.mail_config import Recipient
 
-_ADDRESS = re.compile(r"^[^@\s<>(),;:\"\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
+#: An ASCII address (smtplib cannot put other addresses in an envelope without SMTPUTF8).
+_ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
 
 _TEXT = {
     "en": {
@@ -68,7 +69,7 @@ def sha256(data: bytes) -> str:
 def address_problem(address: str) -> str | None:
     """Why ``address`` cannot be mailed (None when it looks deliverable); checked before any SMTP."""
     if not _ADDRESS.match(address or ""):
-        return f"{address!r} is not an email address (expected name@domain)"
+        return f"{address!r} is not an email address this tool can send to (expected ASCII name@domain)"
     return None
 
 

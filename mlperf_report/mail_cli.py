@@ -53,6 +53,12 @@ def _warn(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 def _files_under(folders) -> list[Path]:
     found = []
     for folder in folders:
@@ -117,7 +123,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     log = sendlog.log_path(mail_dir)
     sent, skipped, failed, written = [], [], [], []
     with sendlog.exclusive(log):
-        done = sendlog.sent_keys(sendlog.read_entries(log))
+        entries = sendlog.read_entries(log)
+        done, in_flight = sendlog.sent_keys(entries), sendlog.in_flight_keys(entries)
         session = smtp_send.Session(settings, retry, note=_warn) if settings else None
         try:
             for recipient in recipients:
@@ -125,6 +132,12 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                 if not force and sendlog.already_sent(done, recipient.email, checksum):
                     skipped.append(recipient.email)
                     _say(f"skip  {recipient.email}: already has this {pdf_path.name} (sha256 {checksum[:12]})")
+                    continue
+                if not force and sendlog.already_sent(in_flight, recipient.email, checksum):
+                    failed.append((recipient.email, "may have been delivered"))
+                    _warn(f"FAIL  {recipient.email}: an earlier run stopped while sending this {pdf_path.name} to "
+                          f"them, so it may have been delivered; ask them, then use --to {recipient.email} "
+                          "--force if they did not get it")
                     continue
                 problem = mail.address_problem(recipient.email)
                 if problem:
@@ -146,12 +159,17 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     written.append(path)
                     _say(f"wrote {path} (not sent)")
                     continue
-                outcome = session.send(envelope_from, recipient.email, wire)
-                entry = {"time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                         "round": the_round.id, "recipient": recipient.email, "name": recipient.name,
+                entry = {"round": the_round.id, "recipient": recipient.email, "name": recipient.name,
                          "lang": recipient.lang, "report": pdf_path.name, "sha256": checksum,
-                         "message_id": message["Message-ID"], "attempts": outcome.attempts,
-                         "status": sendlog.SENT if outcome.ok else sendlog.FAILED}
+                         "message_id": message["Message-ID"]}
+                sendlog.append(log, dict(entry, status=sendlog.SENDING, time=_now()))
+                try:
+                    outcome = session.send(envelope_from, recipient.email, wire)
+                except smtp_send.Fatal as error:  # login / TLS: refused before any DATA, so surely not sent
+                    sendlog.append(log, dict(entry, time=_now(), status=sendlog.FAILED, error=str(error)))
+                    raise
+                entry.update(time=_now(), attempts=outcome.attempts,
+                             status=sendlog.SENT if outcome.ok else sendlog.FAILED)
                 if not outcome.ok:
                     entry["error"] = outcome.detail
                 sendlog.append(log, entry)

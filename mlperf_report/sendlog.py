@@ -1,8 +1,10 @@
-"""The send log: one JSON line per delivered (or refused) message, so a re-run never mails twice.
+"""The send log: JSON lines per message, so a re-run never mails anyone twice.
 
-``output/<round>/mail/sent.jsonl`` is appended to and flushed (and fsynced) after every message, so a
-run that crashes halfway leaves a log that says exactly who already has the report. A report is "the
-same" when its PDF has the same SHA-256; a rebuilt report is a new one and goes out again.
+``output/<round>/mail/sent.jsonl`` is appended to and flushed (and fsynced) line by line: a
+``sending`` line before a message goes to the server, then its ``sent`` or ``failed`` line. A run that
+crashes or is interrupted halfway thus leaves a log that says who has the report, who does not, and
+whose message was in flight (``sending`` with no outcome: maybe delivered, so a re-run does not guess).
+A report is "the same" when its PDF has the same SHA-256; a rebuilt report is a new one and goes again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Iterator
 
 from mlperf_report.errors import UserError
 
+SENDING = "sending"
 SENT = "sent"
 FAILED = "failed"
 
@@ -46,6 +49,16 @@ def sent_keys(entries: list[dict]) -> set[tuple[str, str]]:
         for e in entries
         if e.get("status") == SENT
     }
+
+
+def in_flight_keys(entries: list[dict]) -> set[tuple[str, str]]:
+    """(recipient, sha256) pairs whose message was handed to the server with no outcome recorded."""
+    settled = {e.get("message_id") for e in entries if e.get("status") in (SENT, FAILED)}
+    return {
+        (str(e.get("recipient", "")).lower(), str(e.get("sha256", "")))
+        for e in entries
+        if e.get("status") == SENDING and e.get("message_id") not in settled
+    } - sent_keys(entries)
 
 
 def already_sent(keys: set[tuple[str, str]], recipient: str, sha256: str) -> bool:

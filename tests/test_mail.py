@@ -47,7 +47,9 @@ def send(project, port, environ=None, **options):
 
 
 def log_entries(project):
-    return sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
+    """The outcome lines of the send log (each follows its ``sending`` line)."""
+    entries = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
+    return [e for e in entries if e["status"] != sendlog.SENDING]
 
 
 def attachment(message):
@@ -90,8 +92,10 @@ def test_each_recipient_gets_one_message_with_their_language_report(project, ser
         assert message.get_body(("html",)).get_content_type() == "text/html"
         assert message.get_body(("plain",)).get_content_type() == "text/plain"
 
+    raw = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
+    assert [e["status"] for e in raw] == ["sending", "sent"] * 3  # each outcome follows its announcement
+    assert all(a["message_id"] == b["message_id"] for a, b in zip(raw[::2], raw[1::2]))
     entries = log_entries(project)
-    assert [e["status"] for e in entries] == ["sent"] * 3
     by_address = {e["recipient"]: e for e in entries}
     assert by_address["press-tw@example.com"]["sha256"] == mail.sha256(project["reports"]["zh-Hant"])
     assert by_address["press@example.com"]["message_id"] == english["Message-ID"]
@@ -109,6 +113,21 @@ def test_a_second_run_sends_nothing_and_force_sends_again(project, server, capsy
     assert send(project, controller.port, list_name="press", force=True) == 0
     assert len(handler.received) == 6
     assert len([e for e in log_entries(project) if e["status"] == "sent"]) == 6
+
+
+def test_a_message_in_flight_when_a_run_died_is_not_sent_again_without_force(project, server, capsys):
+    handler, controller = server
+    log = project["round_dir"] / "mail" / "sent.jsonl"
+    sha = mail.sha256(project["reports"]["en"])
+    sendlog.append(log, {"recipient": "executives@example.com", "sha256": sha, "message_id": "<1@example.com>",
+                         "status": "sending"})  # what a run killed mid-send leaves behind
+    assert send(project, controller.port) == 1
+    assert handler.received == []
+    assert "may have been delivered" in capsys.readouterr().err
+    assert send(project, controller.port, force=True) == 0
+    assert len(handler.received) == 1
+    assert send(project, controller.port) == 0  # now recorded as sent
+    assert len(handler.received) == 1
 
 
 def test_a_rebuilt_report_is_a_new_report(project, server):
@@ -297,9 +316,11 @@ def test_recipient_selection(project):
 
 def test_a_bad_address_is_reported_and_the_others_still_sent(project, server, capsys):
     handler, controller = server
-    assert send(project, controller.port, to=["not-an-address", "ok@example.com"]) == 1
+    assert send(project, controller.port, to=["not-an-address", "名@example.com", "ok@example.com"]) == 1
     assert list(handler.by_recipient()) == ["ok@example.com"]
-    assert "not-an-address" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not-an-address" in err and "名@example.com" in err
+    assert mail.address_problem("first.last+mlperf@mail.example.co.uk") is None
 
 
 def test_smtp_settings_from_config_and_environment():

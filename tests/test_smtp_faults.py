@@ -33,7 +33,9 @@ def send(project, port, environ=None, retry=FAST, **options):
 
 
 def log_entries(project):
-    return sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
+    """The outcome lines of the send log (each follows its ``sending`` line)."""
+    entries = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
+    return [e for e in entries if e["status"] != sendlog.SENDING]
 
 
 def test_451_once_is_retried_and_delivered(project):
@@ -107,6 +109,17 @@ def test_refused_login_is_a_clear_error_sends_nothing_and_never_shows_the_passwo
     seen = [message, repr(error.value), captured.out, captured.err, caplog.text]
     seen += [p.read_bytes().decode("utf-8", "replace") for p in project["output_dir"].rglob("*") if p.is_file()]
     assert all(PASSWORD not in text for text in seen)
+
+    # with the right password the same command delivers to everyone: the refused login left nothing in flight
+    handler.login = ("reporter", PASSWORD)
+    controller = serve(handler, starttls=server_context(*cert))
+    try:
+        assert send(project, controller.port, list_name="press",
+                    environ={"SMTP_HOST": "localhost", "SMTP_SECURITY": "starttls",
+                             "SMTP_USER": "reporter", "SMTP_PASSWORD": PASSWORD}) == 0
+    finally:
+        controller.stop()
+    assert len(handler.received) == 3
 
 
 def _trust(project, cert):
