@@ -51,7 +51,7 @@ def _svg_output(svg: str, chart: str, lang: str):
                       metadata={"mlperf_report": {"chart": chart, "lang": lang}})
 
 
-def benchmark_notebook(benchmark: str, *, wide_chart: bool = False) -> nbformat.NotebookNode:
+def benchmark_notebook(benchmark: str, *, size: tuple[float, float] = (6.4, 3.6)) -> nbformat.NotebookNode:
     nb = new_notebook()
     nb.metadata["papermill"] = {"parameters": {"benchmark": benchmark, "round_id": "training-v1.0"}}
     nb.cells.append(new_code_cell(f"benchmark = 'x'  # {PARAMETER_MARKER}", metadata={"tags": ["parameters"]}))
@@ -60,8 +60,7 @@ def benchmark_notebook(benchmark: str, *, wide_chart: bool = False) -> nbformat.
     nb.cells.append(new_markdown_cell(f"# {benchmark.upper()} results\n\nRuns scored with the official rules."))
     code = new_code_cell(SECRET_CODE, metadata={"tags": ["remove-input"]})
     for lang in LANGS:
-        code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=benchmark),
-                                                  width_in=14 if wide_chart else 6.4), "time_to_train", lang))
+        code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=benchmark), *size), "time_to_train", lang))
     code.outputs.append(new_output("stream", name="stderr", text="a warning nobody should read in a report\n"))
     nb.cells.append(code)
     table = new_code_cell("show_table()", metadata={"tags": ["remove-input"]})
@@ -85,13 +84,14 @@ def summary_notebook() -> nbformat.NotebookNode:
     return nb
 
 
-def write_notebooks(folder: Path, benchmarks=BENCHMARKS, **options) -> list[Path]:
-    """Benchmark notebooks then summary.ipynb, as build.py report leaves them."""
+def write_notebooks(folder: Path, benchmarks=BENCHMARKS, sizes: dict | None = None) -> list[Path]:
+    """Benchmark notebooks then summary.ipynb, as build.py report leaves them; ``sizes`` gives some
+    benchmarks' charts another size in inches (a chart wider or taller than an A4 page)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for benchmark in benchmarks:
         path = folder / f"{benchmark}.ipynb"
-        nbformat.write(benchmark_notebook(benchmark, **options), str(path))
+        nbformat.write(benchmark_notebook(benchmark, size=(sizes or {}).get(benchmark, (6.4, 3.6))), str(path))
         written.append(path)
     path = folder / "summary.ipynb"
     nbformat.write(summary_notebook(), str(path))
@@ -99,11 +99,11 @@ def write_notebooks(folder: Path, benchmarks=BENCHMARKS, **options) -> list[Path
     return written
 
 
-def build_reports(root: Path, *, wide_chart: bool = False, title: str = "MLPerf Training v1.0 results"):
+def build_reports(root: Path, *, sizes: dict | None = None, title: str = "MLPerf Training v1.0 results"):
     """Assemble both languages from fresh fixture notebooks under ``root``; {lang: AssembledReport}."""
     from mlperf_report import assemble
 
-    notebooks = write_notebooks(root / "notebooks", wide_chart=wide_chart)
+    notebooks = write_notebooks(root / "notebooks", sizes=sizes)
     return {
         lang: assemble.assemble_report("training-v1.0", lang, notebooks, NARRATIVE[lang], NOTES[lang], root / "out",
                                        title, "2026-12-02", default_copy=(lang == "en"), cache_dir=root / "fonts")
