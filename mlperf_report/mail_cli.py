@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -75,17 +77,28 @@ def eml_name(lang: str, address: str) -> str:
     return f"{lang}-{safe}.eml"
 
 
+@dataclass(frozen=True)
+class Job:
+    """One message to build and send: who, which report (path, bytes, checksum)."""
+
+    recipient: object
+    pdf_path: Path
+    pdf: bytes
+    sha256: str
+
+
 def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, output_dir: Path,
                  to: list[str] | None = None, list_name: str | None = None, lang: str | None = None,
                  dry_run: bool = False, force: bool = False, insecure: bool = False,
-                 environ: dict | os._Environ = None, retry=None, extra_inputs=(), now=None) -> int:
-    """Send (or with ``dry_run`` write) every message; 0 when every recipient has the report, else 1."""
-    from datetime import datetime, timezone
+                 environ: Mapping[str, str] | None = None, retry=None, extra_inputs=(), now=None) -> int:
+    """Send (or with ``dry_run`` write) every message; 0 when every recipient has the report, else 1.
 
-    from mlperf_report import atomic, mail, mail_config, paths, report_check, rounds, sendlog, smtp_send
+    Everything that can be refused is refused before the first message: config, recipients, every
+    report file, SMTP settings.
+    """
+    from mlperf_report import mail, mail_config, paths, report_check, rounds, smtp_send
     from mlperf_report.errors import UserError
 
-    environ = {} if environ is None else environ
     config = mail_config.load_config(config_path)
     section = mail_config.mail_section(config)
     langs = mail_config.languages(config)
@@ -98,7 +111,6 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         raise UserError("no recipients selected (empty list, or none in that --lang)")
 
     round_dir = paths.round_output(the_round.id, Path(output_dir))
-    mail_dir = round_dir / "mail"
     inputs = report_check.report_inputs(paths.round_data(the_round.id, Path(data_dir)),
                                         [Path(data_dir) / "prices.yaml", Path(config_path)])
     inputs += _files_under(extra_inputs)
@@ -107,64 +119,81 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         pdf_path = report_check.report_pdf(round_dir, wanted, langs)
         data = report_check.checked_pdf(pdf_path, inputs, the_round.id)
         reports[wanted] = (pdf_path, data, mail.sha256(data))
+    jobs = [Job(r, *reports[r.lang]) for r in recipients]
 
     figures = mail.load_figures(round_dir / "figures")
-    focus = config.get("focus_submitter")
-    title = str(config.get("title") or "MLPerf")
-    sender = str(section["sender"])
-    envelope_from = mail.envelope_sender(sender)
-    settings = None
+    compose = _composer(config, section, the_round, figures, now)
+    session = None
     if not dry_run:
-        settings = smtp_send.settings_from(section.get("smtp") or {}, environ, insecure=insecure)
-        smtp_cfg = section.get("smtp") or {}
-        retry = retry or smtp_send.Retry(attempts=int(smtp_cfg.get("attempts", 4)),
-                                         backoff=float(smtp_cfg.get("backoff", 2.0)))
+        smtp_config = section.get("smtp") or {}
+        settings = smtp_send.settings_from(smtp_config, environ or {}, insecure=insecure)
+        retry = retry or smtp_send.Retry(attempts=int(smtp_config.get("attempts", 4)),
+                                         backoff=float(smtp_config.get("backoff", 2.0)))
+        session = smtp_send.Session(settings, retry, note=_warn)
+    return _deliver(jobs, compose, session, round_dir / "mail", the_round.id, force=force,
+                    envelope_from=mail.envelope_sender(str(section["sender"])))
+
+
+def _composer(config: dict, section: dict, the_round, figures: list[dict], now):
+    """A function Job -> (EmailMessage, wire bytes), with everything the same for every recipient bound in."""
+    from datetime import datetime, timezone
+
+    from mlperf_report import mail
+
+    def compose(job: Job):
+        recipient = job.recipient
+        filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
+        text, markup = mail.bodies(recipient, title=str(config.get("title") or "MLPerf"),
+                                   round_title=the_round.title, filename=filename, source=config.get("source"),
+                                   headlines=mail.headline_lines(figures, recipient.lang))
+        message = mail.build_message(
+            sender=str(section["sender"]), recipient=recipient,
+            subject_line=mail.subject(the_round.title, config.get("focus_submitter"), recipient.lang),
+            text=text, markup=markup, pdf=job.pdf, filename=filename, now=now or datetime.now(timezone.utc))
+        return message, mail.to_bytes(message)
+
+    return compose
+
+
+def _deliver(jobs: list[Job], compose, session, mail_dir: Path, round_id: str, *, force: bool,
+             envelope_from: str) -> int:
+    """Skip what the send log says is done (or in flight), send or write the rest, log each outcome."""
+    from mlperf_report import atomic, mail, sendlog, smtp_send
 
     log = sendlog.log_path(mail_dir)
     sent, skipped, failed, written = [], [], [], []
     with sendlog.exclusive(log):
         entries = sendlog.read_entries(log)
         done, in_flight = sendlog.sent_keys(entries), sendlog.in_flight_keys(entries)
-        session = smtp_send.Session(settings, retry, note=_warn) if settings else None
         try:
-            for recipient in recipients:
-                pdf_path, data, checksum = reports[recipient.lang]
-                if not force and sendlog.already_sent(done, recipient.email, checksum):
-                    skipped.append(recipient.email)
-                    _say(f"skip  {recipient.email}: already has this {pdf_path.name} (sha256 {checksum[:12]})")
+            for job in jobs:
+                address, name = job.recipient.email, job.pdf_path.name
+                if not force and sendlog.already_sent(done, address, job.sha256):
+                    skipped.append(address)
+                    _say(f"skip  {address}: already has this {name} (sha256 {job.sha256[:12]})")
                     continue
-                if not force and sendlog.already_sent(in_flight, recipient.email, checksum):
-                    failed.append((recipient.email, "may have been delivered"))
-                    _warn(f"FAIL  {recipient.email}: an earlier run stopped while sending this {pdf_path.name} to "
-                          f"them, so it may have been delivered; ask them, then use --to {recipient.email} "
-                          "--force if they did not get it")
+                if not force and sendlog.already_sent(in_flight, address, job.sha256):
+                    failed.append(address)
+                    _warn(f"FAIL  {address}: an earlier run stopped while sending this {name} to them, so it "
+                          f"may have been delivered; ask them, then use --to {address} --force if it was not")
                     continue
-                problem = mail.address_problem(recipient.email)
+                problem = mail.address_problem(address)
                 if problem:
-                    failed.append((recipient.email, problem))
-                    _warn(f"FAIL  {recipient.email}: {problem}")
+                    failed.append(address)
+                    _warn(f"FAIL  {address}: {problem}")
                     continue
-                filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
-                text, markup = mail.bodies(recipient, title=title, round_title=the_round.title,
-                                           filename=filename, source=config.get("source"),
-                                           headlines=mail.headline_lines(figures, recipient.lang))
-                message = mail.build_message(
-                    sender=sender, recipient=recipient,
-                    subject_line=mail.subject(the_round.title, focus, recipient.lang),
-                    text=text, markup=markup, pdf=data, filename=filename,
-                    now=now or datetime.now(timezone.utc))
-                wire = mail.to_bytes(message)
-                if dry_run:
-                    path = atomic.write_bytes(mail_dir / eml_name(recipient.lang, recipient.email), wire)
+                message, wire = compose(job)
+                if session is None:
+                    path = atomic.write_bytes(mail_dir / eml_name(job.recipient.lang, address), wire)
                     written.append(path)
                     _say(f"wrote {path} (not sent)")
                     continue
-                entry = {"round": the_round.id, "recipient": recipient.email, "name": recipient.name,
-                         "lang": recipient.lang, "report": pdf_path.name, "sha256": checksum,
+                entry = {"round": round_id, "recipient": address, "name": job.recipient.name,
+                         "lang": job.recipient.lang, "report": name, "sha256": job.sha256,
                          "message_id": message["Message-ID"]}
                 sendlog.append(log, dict(entry, status=sendlog.SENDING, time=_now()))
                 try:
-                    outcome = session.send(envelope_from, recipient.email, wire)
+                    outcome = session.send(envelope_from, address, wire)
                 except smtp_send.Fatal as error:  # login / TLS: refused before any DATA, so surely not sent
                     sendlog.append(log, dict(entry, time=_now(), status=sendlog.FAILED, error=str(error)))
                     raise
@@ -174,28 +203,28 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     entry["error"] = outcome.detail
                 sendlog.append(log, entry)
                 if outcome.ok:
-                    sent.append(recipient.email)
-                    _say(f"sent  {recipient.email} ({recipient.lang}, {message['Message-ID']})")
+                    sent.append(address)
+                    _say(f"sent  {address} ({job.recipient.lang}, {message['Message-ID']})")
                 else:
                     kind = "refused" if outcome.permanent else f"gave up after {outcome.attempts} attempts"
-                    failed.append((recipient.email, f"{kind}: {outcome.detail}"))
-                    _warn(f"FAIL  {recipient.email}: {kind}: {outcome.detail}")
+                    failed.append(address)
+                    _warn(f"FAIL  {address}: {kind}: {outcome.detail}")
         except smtp_send.Fatal:
-            untried = len(recipients) - len(sent) - len(skipped) - len(failed)
+            untried = len(jobs) - len(sent) - len(skipped) - len(failed)
             _warn(f"stopped: sent {len(sent)}, not attempted {untried}")
             raise
         finally:
-            if session:
+            if session is not None:
                 session.close()
 
-    if dry_run:
+    if session is None:
         _say(f"dry run: {len(written)} message(s) written under {mail_dir}, {len(skipped)} already sent, "
-             f"nothing sent")
+             "nothing sent")
         return 1 if failed else 0
     summary = f"sent {len(sent)}, already sent {len(skipped)}, failed {len(failed)}"
     if failed:
-        _warn(summary + ": " + ", ".join(address for address, _ in failed)
-              + "; fix them and run the same command again: who already has the report is skipped")
+        _warn(f"{summary}: {', '.join(failed)}; fix them and run the same command again: "
+              "who already has the report is skipped")
         return 1
     _say(summary + (" (--force sends again)" if skipped and not sent else ""))
     return 0
