@@ -1,0 +1,120 @@
+"""Metrics on small frames with known numbers (the press release's official v1.0 figures)."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from mlperf_report import metrics, paths
+from mlperf_report.config import Baseline, load_config
+from mlperf_report.prices import load_prices
+from synthetic_round import V07, V10, _result_rows
+
+CATALOGUE = load_prices(paths.PRICES)
+BASELINE = load_config(paths.REPORT_CONFIG).baseline
+
+
+def frame(rows, round_id="training-v1.0"):
+    return metrics.prepare_results(pd.DataFrame(_result_rows(round_id, rows)), CATALOGUE, round_id)
+
+
+@pytest.fixture(scope="module")
+def v10():
+    return frame(V10)
+
+
+def test_prepare_results_types_counts_and_names(v10):
+    assert str(v10["accelerators"].dtype) == "Int64"
+    row = v10[v10["system_id"] == "dgxa100_ngc21.05_mxnet"].iloc[0]
+    assert row["display_name"] == "NVIDIA DGX A100 640GB" and row["score_min"] == 28.77
+
+
+def test_scored_excludes_unscored_and_sorts_fastest_first(v10):
+    df = metrics.scored(v10, benchmark="resnet")
+    assert df["score_min"].tolist() == [4.5, 14.48, 28.77, 37.12, 80.0]
+    un = metrics.unscored(v10, benchmark="resnet")
+    assert un[["system_id", "status"]].values.tolist() == [["acme-box-8", "incomplete"]]
+
+
+def test_fastest_per_division(v10):
+    fastest = metrics.fastest(v10, benchmark="bert")
+    assert fastest["closed"]["system_id"] == "ipu-pod64-POPART-closed" and fastest["closed"]["score_min"] == 11.08
+    assert fastest["open"]["score_min"] == 9.39
+    assert metrics.fastest(v10, benchmark="resnet")["open"] is None
+
+
+def test_focus_results_per_division(v10):
+    focus = metrics.focus_results(v10, benchmark="bert", submitter="graphcore")
+    assert focus["closed"]["score_min"].tolist() == [11.08, 34.49]
+    assert focus["open"]["system_id"].tolist() == ["ipu-pod64-POPART-open"]
+
+
+def test_baseline_by_name_and_by_default_accelerator_count(v10):
+    assert metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE)["system_id"] == "dgxa100_ngc21.05_mxnet"
+    default = Baseline(submitter="NVIDIA", accelerators=8)
+    assert metrics.resolve_baseline(v10, benchmark="bert", baseline=default)["system_id"] == "dgxa100_ngc21.05_pytorch"
+    assert metrics.resolve_baseline(v10, benchmark="bert", baseline=Baseline(submitter="Nobody")) is None
+
+
+@pytest.mark.parametrize("benchmark, system, expected", [
+    ("resnet", "ipu-pod16-TF1", 28.77 * 300000 / (37.12 * 149995)),   # 1.55, the press release's "1.6x"
+    ("bert", "ipu-pod16-POPART-closed", 21.69 * 300000 / (34.49 * 149995)),  # 1.26, "1.3x"
+])
+def test_perf_per_dollar_ratio_is_the_published_one(v10, benchmark, system, expected):
+    base = metrics.resolve_baseline(v10, benchmark=benchmark, baseline=BASELINE)
+    perf = metrics.perf_per_dollar(v10, benchmark=benchmark, baseline_row=base, catalogue=CATALOGUE, round_id="training-v1.0")
+    row = perf[perf["system_id"] == system].iloc[0]
+    assert row["ratio"] == pytest.approx(expected, rel=1e-12)
+    assert row["perf_per_dollar"] == pytest.approx(1 / 37.12 / 149995 if benchmark == "resnet" else 1 / 34.49 / 149995)
+    assert round(float(row["ratio"]), 2) == (1.55 if benchmark == "resnet" else 1.26)
+    assert perf[perf["is_baseline"]]["ratio"].iloc[0] == 1.0
+    # unpriced systems stay in the frame, after the priced ones, without a ratio
+    unpriced = perf[perf["price_amount"].isna()]
+    assert len(unpriced) and unpriced["ratio"].isna().all()
+    assert perf["ratio"].notna().tolist() == sorted(perf["ratio"].notna().tolist(), reverse=True)
+    assert set(perf["division"]) == {"closed"}
+
+
+def test_perf_per_dollar_without_baseline_has_no_ratio(v10):
+    perf = metrics.perf_per_dollar(v10, benchmark="resnet", baseline_row=None, catalogue=CATALOGUE, round_id="training-v1.0")
+    assert perf["ratio"].isna().all() and perf["perf_per_dollar"].notna().sum() == 2
+
+
+def test_ideal_scaling_keeps_work_constant(v10):
+    points = metrics.scaling_points(v10, benchmark="resnet")
+    ideal = metrics.ideal_scaling(points)
+    gc = ideal[ideal["submitter"] == "Graphcore"]
+    assert gc["accelerators"].tolist() == [16, 64]
+    assert gc["minutes"].tolist() == pytest.approx([37.12, 37.12 * 16 / 64])
+    assert "Acme" not in set(ideal["submitter"])  # one system: no line to draw
+
+
+def test_round_bests_previous_round_and_speedup(v10):
+    rounds = {"training-v1.0": v10, "training-v0.7": frame(V07, "training-v0.7")}
+    bests = metrics.round_bests(rounds, benchmark="resnet")
+    assert bests[["round", "submitter", "score_min"]].values.tolist() == [
+        ["training-v0.7", "NVIDIA", 39.78], ["training-v0.7", "Acme", 95.0],
+        ["training-v1.0", "NVIDIA", 4.5], ["training-v1.0", "Graphcore", 14.48], ["training-v1.0", "Acme", 80.0]]
+    assert metrics.previous_round("training-v1.0", ["training-v1.1", "training-v0.7", "training-v1.0"]) == "training-v0.7"
+    assert metrics.previous_round("training-v0.7", ["training-v0.7"]) is None
+    before = metrics.best_of(rounds["training-v0.7"], benchmark="resnet", submitter="Acme")
+    after = metrics.best_of(v10, benchmark="resnet", submitter="Acme")
+    assert metrics.speedup(before, after) == pytest.approx(95 / 80)
+    assert metrics.speedup(None, after) is None
+
+
+def test_run_times_keep_unconverged_runs_marked():
+    runs = pd.DataFrame({"benchmark": ["bert"] * 3, "division": ["closed"] * 3, "submitter": ["Acme"] * 3,
+                         "system_id": ["b"] * 3, "run": ["0", "1", "2"], "file": ["f0", "f1", "f2"],
+                         "time_to_train_min": ["10.5", "11", ""], "converged": ["True", "False", "False"]})
+    systems = pd.DataFrame({"division": ["closed"], "submitter": ["Acme"], "system_id": ["b"], "display_name": ["B"]})
+    df = metrics.run_times(runs, benchmark="bert", systems=systems)
+    assert df["time_to_train_min"].tolist() == [10.5, 11.0] and df["converged"].tolist() == [True, False]
+
+
+def test_summary_shapes(v10):
+    table = metrics.submissions(v10)
+    assert table.loc["Acme"].tolist() == [0, 1] and table.loc["Graphcore"].tolist() == [3, 2]
+    pos = metrics.focus_positions(v10, submitter="Graphcore").set_index("benchmark")
+    assert pos.loc["bert", "system_position"] == 1 and pos.loc["resnet", "system_position"] == 2
+    assert pos.loc["resnet", "systems"] == 5 and math.isclose(pos.loc["resnet", "fastest_minutes"], 4.5)
