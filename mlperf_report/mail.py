@@ -1,25 +1,22 @@
 """The email a stakeholder receives: subject, plain-text + HTML body, and the PDF in their language.
 
 Built with the standard library's ``EmailMessage`` so MIME, encoded UTF-8 headers (the Chinese subject
-and names), ``Message-ID`` and ``Date`` are right by construction. The body quotes only numbers read
-from the figures files (``output/<round>/figures/*.json``), formatted here; ``headline_lines`` is the
-piece to replace when the narrative offers its own headline summary.
+and names), ``Message-ID`` and ``Date`` are right by construction. The body's figures are the
+narrative's headline lines and their notes (``narrative.headline_summary`` / ``headline_notes``, made
+from figures.json like the report itself), passed in as plain strings: this module types no number.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
-import json
 import re
 from datetime import datetime
 from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from pathlib import Path
 
-from mlperf_report.errors import InputError
 from mlperf_report.mail_config import Recipient
 
 #: An ASCII address (smtplib cannot put other addresses in an envelope without SMTPUTF8).
@@ -31,14 +28,10 @@ _TEXT = {
         "subject_nofocus": "{round_title} results report",
         "greeting": "Dear {name},",
         "greeting_noname": "Hello,",
-        "intro": "Attached is the {title} report for {round_title} ({filename}).",
+        "intro": "Attached is the report \"{title}\" for {round_title} ({filename}).",
         "headlines": "Headline figures:",
+        "notes": "Notes:",
         "source": "Source: {url}, retrieved {retrieved}.",
-        "time": "{system}: {minutes} minutes to train ({division} division)",
-        "ppd": "{ratio}x the performance per dollar of {baseline}",
-        "speedup": "{speedup}x faster than {focus}'s best in {previous}",
-        "divisions": {"closed": "closed", "open": "open"},
-        "join": "; ",
     },
     "zh-Hant": {
         "subject": "{round_title} 成績報告：{focus}",
@@ -47,12 +40,8 @@ _TEXT = {
         "greeting_noname": "您好：",
         "intro": "附件為 {round_title} 成績報告（{filename}）。",
         "headlines": "重點數據：",
+        "notes": "附註：",
         "source": "資料來源：{url}（擷取日期 {retrieved}）。",
-        "time": "{system}：訓練時間 {minutes} 分鐘（{division}）",
-        "ppd": "每美元效能為 {baseline} 的 {ratio} 倍",
-        "speedup": "比 {focus} 在 {previous} 的最佳成績快 {speedup} 倍",
-        "divisions": {"closed": "封閉組", "open": "開放組"},
-        "join": "；",
     },
 }
 
@@ -73,53 +62,6 @@ def address_problem(address: str) -> str | None:
     return None
 
 
-def load_figures(figures_dir: Path) -> list[dict]:
-    """Every ``figures/<benchmark>.json`` of a round, by benchmark name; none is fine (no headlines)."""
-    figures = []
-    for path in sorted(Path(figures_dir).glob("*.json")):
-        try:
-            figures.append(json.loads(path.read_text(encoding="utf-8")))
-        except ValueError as error:
-            raise InputError(f"{path} is not valid JSON ({error}); rerun `python build.py report`") from None
-    return figures
-
-
-def _name(result: dict) -> str:
-    return str(result.get("display_name") or result.get("system_name") or result.get("system_id") or "")
-
-
-def _number(value: float) -> str:
-    return f"{value:,.2f}"
-
-
-def headline_lines(figures: list[dict], lang: str) -> list[str]:
-    """One line per benchmark with the focus submitter's best time, price-performance and progress.
-
-    Every number is a value of the figures files, only formatted; a missing fact leaves its clause out.
-    """
-    words = _words(lang)
-    lines = []
-    for fig in figures:
-        focus = fig.get("focus") or {}
-        best = next((r[0] for r in (focus.get("closed"), focus.get("open")) if r), None)
-        if not best or best.get("minutes") is None:
-            continue
-        clauses = [words["time"].format(
-            system=_name(best), minutes=_number(best["minutes"]),
-            division=words["divisions"].get(best.get("division"), best.get("division") or ""))]
-        ppd = next((p for p in fig.get("perf_per_dollar") or [] if p.get("ratio") is not None), None)
-        if ppd and fig.get("baseline"):
-            clauses.append(words["ppd"].format(ratio=_number(ppd["ratio"]), baseline=_name(fig["baseline"])))
-        previous = fig.get("previous_round") or {}
-        if previous.get("speedup") is not None:
-            clauses.append(words["speedup"].format(speedup=_number(previous["speedup"]),
-                                                   focus=fig.get("focus_submitter") or "",
-                                                   previous=previous.get("round") or ""))
-        title = fig.get("benchmark_title") or fig.get("benchmark") or ""
-        lines.append(f"{title}: " + words["join"].join(clauses))
-    return lines
-
-
 def subject(round_title: str, focus: str | None, lang: str) -> str:
     words = _words(lang)
     if focus:
@@ -127,27 +69,27 @@ def subject(round_title: str, focus: str | None, lang: str) -> str:
     return words["subject_nofocus"].format(round_title=round_title)
 
 
-def bodies(recipient: Recipient, *, title: str, round_title: str, filename: str,
-           headlines: list[str], source: dict | None) -> tuple[str, str]:
-    """The plain-text and HTML bodies, the same words in both."""
+def bodies(recipient: Recipient, *, title: str, round_title: str, filename: str, headlines: list[str],
+           notes: list[str] = (), source: dict | None = None) -> tuple[str, str]:
+    """The plain-text and HTML bodies, the same words in both; ``source`` is cited when no note does."""
     words = _words(recipient.lang)
     greeting = (words["greeting"].format(name=recipient.name) if recipient.name
                 else words["greeting_noname"])
     intro = words["intro"].format(title=title, round_title=round_title, filename=filename)
     source_line = ""
-    if source and source.get("url"):
+    if not notes and source and source.get("url"):
         source_line = words["source"].format(url=source["url"], retrieved=source.get("retrieved") or "")
+    sections = [(words["headlines"], list(headlines)), (words["notes"], list(notes))]
     text = [greeting, "", intro, ""]
-    if headlines:
-        text += [words["headlines"], *[f"- {line}" for line in headlines], ""]
-    if source_line:
-        text += [source_line, ""]
     e = html.escape
     parts = [f"<p>{e(greeting)}</p>", f"<p>{e(intro)}</p>"]
-    if headlines:
-        parts.append(f"<p>{e(words['headlines'])}</p>")
-        parts.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in headlines) + "</ul>")
+    for (heading, lines), bullet in zip(sections, ("- ", "")):
+        if lines:
+            text += [heading, *[f"{bullet}{line}" for line in lines], ""]
+            parts.append(f"<p>{e(heading)}</p>")
+            parts.append("<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>")
     if source_line:
+        text += [source_line, ""]
         parts.append(f"<p>{e(source_line)}</p>")
     markup = (f'<!DOCTYPE html>\n<html lang="{e(recipient.lang)}"><head><meta charset="utf-8"></head>'
               f"<body>\n{chr(10).join(parts)}\n</body></html>\n")

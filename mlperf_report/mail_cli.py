@@ -121,8 +121,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         reports[wanted] = (pdf_path, data, mail.sha256(data))
     jobs = [Job(r, *reports[r.lang]) for r in recipients]
 
-    figures = mail.load_figures(round_dir / "figures")
-    compose = _composer(config, section, the_round, figures, now)
+    headlines = _headlines(round_dir / "figures", Path(config_path), Path(data_dir) / "prices.yaml")
+    compose = _composer(config, section, the_round, headlines, now)
     session = None
     if not dry_run:
         smtp_config = section.get("smtp") or {}
@@ -134,21 +134,48 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     envelope_from=mail.envelope_sender(str(section["sender"])))
 
 
-def _composer(config: dict, section: dict, the_round, figures: list[dict], now):
+def _headlines(figures_dir: Path, config_path: Path, prices_path: Path):
+    """lang -> (headline lines, their notes), from the narrative, as the report words them.
+
+    No figures (a report built without notebooks) means a body without figures, never invented ones.
+    """
+    if not any(Path(figures_dir).glob("*.json")):
+        return lambda lang: ([], [])
+    from mlperf_report import config as report_config
+    from mlperf_report import narrative, prices
+
+    figures, _summary = narrative.load_figures(figures_dir)
+    config = report_config.load_config(config_path)
+    catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
+    cache: dict[str, tuple[list[str], list[str]]] = {}
+
+    def for_language(lang: str) -> tuple[list[str], list[str]]:
+        if lang not in cache:
+            cache[lang] = (narrative.headline_summary(figures, config, lang, catalogue=catalogue),
+                           narrative.headline_notes(figures, config, lang, catalogue=catalogue))
+        return cache[lang]
+
+    return for_language
+
+
+def _composer(config: dict, section: dict, the_round, headlines, now):
     """A function Job -> (EmailMessage, wire bytes), with everything the same for every recipient bound in."""
     from datetime import datetime, timezone
 
     from mlperf_report import mail
 
+    round_title = the_round.title.replace("MLPerf", "MLPerf®", 1)  # the mark, as the guidelines want it
+
     def compose(job: Job):
         recipient = job.recipient
         filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
+        lines, notes = headlines(recipient.lang)
         text, markup = mail.bodies(recipient, title=str(config.get("title") or "MLPerf"),
-                                   round_title=the_round.title, filename=filename, source=config.get("source"),
-                                   headlines=mail.headline_lines(figures, recipient.lang))
+                                   round_title=round_title, filename=filename, source=config.get("source"),
+                                   headlines=lines, notes=notes)
         message = mail.build_message(
             sender=str(section["sender"]), recipient=recipient,
-            subject_line=mail.subject(the_round.title, config.get("focus_submitter"), recipient.lang),
+            subject_line=mail.subject(round_title, config.get("focus_submitter"), recipient.lang),
             text=text, markup=markup, pdf=job.pdf, filename=filename, now=now or datetime.now(timezone.utc))
         return message, mail.to_bytes(message)
 

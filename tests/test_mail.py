@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import json
 import os
@@ -68,7 +69,7 @@ def test_each_recipient_gets_one_message_with_their_language_report(project, ser
     assert {item.mail_from for item in handler.received} == {"mlperf-report@example.com"}
 
     english = got["press@example.com"][0].message
-    assert english["Subject"] == "MLPerf Training v1.0 results: Graphcore report"
+    assert english["Subject"] == "MLPerf® Training v1.0 results: Graphcore report"
     assert str(english["To"]) == "Press Office <press@example.com>"
     pdf = attachment(english)
     assert pdf.get_filename() == f"mlperf-{ROUND}-report.en.pdf"
@@ -79,11 +80,11 @@ def test_each_recipient_gets_one_message_with_their_language_report(project, ser
     raw_subject = re.search(rb"^Subject: (.*(?:\r\n[ \t].*)*)", chinese_item.data, re.M).group(1)
     assert raw_subject.isascii() and b"=?utf-8?" in raw_subject.lower()  # RFC 2047, not raw UTF-8 bytes
     chinese = chinese_item.message
-    assert chinese["Subject"] == "MLPerf Training v1.0 成績報告：Graphcore"
+    assert chinese["Subject"] == "MLPerf® Training v1.0 成績報告：Graphcore"
     assert chinese["To"].addresses[0].display_name == "台灣新聞聯絡人"
     assert chinese["Content-Language"] == "zh-Hant"
     assert attachment(chinese).get_content() == project["reports"]["zh-Hant"]
-    assert "訓練時間 28.34 分鐘" in chinese.get_body(("plain",)).get_content()
+    assert "28.3 分鐘" in chinese.get_body(("plain",)).get_content()
 
     for item in handler.received:
         message = item.message
@@ -148,7 +149,7 @@ def test_dry_run_writes_eml_files_and_sends_nothing(project, server):
     emls = sorted(p.name for p in mail_dir.glob("*.eml"))
     assert emls == ["en-press_example.com.eml", "en-sales_example.com.eml", "zh-Hant-press-tw_example.com.eml"]
     message = smtp_server.Received("", [], (mail_dir / emls[2]).read_bytes()).message
-    assert message["Subject"] == "MLPerf Training v1.0 成績報告：Graphcore"
+    assert message["Subject"] == "MLPerf® Training v1.0 成績報告：Graphcore"
     assert attachment(message).get_content() == project["reports"]["zh-Hant"]
 
 
@@ -252,32 +253,46 @@ def test_report_pdf_falls_back_to_report_pdf_for_the_first_language_only(tmp_pat
     assert report_check.report_pdf(tmp_path, "zh-Hant", ["en", "zh-Hant"]).name == "report.zh-Hant.pdf"
 
 
-# --- the body quotes the figures files and nothing else ---------------------------------------------
+# --- the body quotes the narrative's headlines, made from the figures files, and nothing else ---------
 
 def _numbers(text):
     return set(re.findall(r"\d+(?:[.,]\d+)*", text))
 
 
-def test_headline_numbers_all_come_from_the_figures():
-    lines = mail.headline_lines([smtp_server.FIGURES], "en")
-    assert lines == ["Image Classification (ResNet-50 v1.5): Graphcore IPU-POD16: 28.34 minutes to train "
-                     "(closed division); 1.60x the performance per dollar of NVIDIA DGX A100"]
-    recipient = mail_config.Recipient("", "a@example.com", "en")
-    text, markup = mail.bodies(recipient, title="MLPerf Training results", round_title="MLPerf Training v1.0",
-                               filename="r.pdf", headlines=lines, source=None)
-    for name in ("Graphcore IPU-POD16", "NVIDIA DGX A100", "ResNet-50 v1.5", "MLPerf Training v1.0"):
-        text, markup = text.replace(name, "NAME"), markup.replace(name, "NAME")
-    markup = markup.replace('charset="utf-8"', "")
-    assert _numbers(text) == _numbers(markup) == {"28.34", "1.60"}  # minutes and ratio, formatted
+def _dry_run_body(project, lang, address):
+    assert mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"], data_dir=project["data_dir"],
+                                 output_dir=project["output_dir"], to=[address], lang=lang, dry_run=True,
+                                 force=True) == 0
+    eml = project["round_dir"] / "mail" / mail_cli.eml_name(lang, address)
+    message = smtp_server.Received("", [], eml.read_bytes()).message
+    return message.get_body(("plain",)).get_content(), message.get_body(("html",)).get_content()
 
 
-def test_no_figures_no_headlines_and_missing_facts_are_left_out():
-    assert mail.headline_lines([], "en") == []
-    bare = dict(smtp_server.FIGURES, perf_per_dollar=[], baseline=None,
-                focus={"closed": [], "open": [{"display_name": "X", "division": "open", "minutes": 61.0}]})
-    assert mail.headline_lines([bare], "zh-Hant") == [
-        "Image Classification (ResNet-50 v1.5): X：訓練時間 61.00 分鐘（開放組）"]
-    assert mail.headline_lines([dict(bare, focus={"closed": [], "open": []})], "en") == []
+@pytest.mark.parametrize("lang, minutes", [("en", "28.3 minutes"), ("zh-Hant", "28.3 分鐘")])
+def test_the_body_carries_the_narrative_headline_and_invents_no_number(project, lang, minutes):
+    from mlperf_report import config, narrative, prices
+
+    text, markup = _dry_run_body(project, lang, "a@example.com")
+    figures, _ = narrative.load_figures(project["round_dir"] / "figures")
+    args = (figures, config.load_config(project["config_path"]), lang)
+    catalogue = prices.load_prices(project["data_dir"] / "prices.yaml")
+    lines = narrative.headline_summary(*args, catalogue=catalogue)
+    notes = narrative.headline_notes(*args, catalogue=catalogue)
+    assert any(minutes in line for line in lines)  # 28.33617 in figures.json, formatted
+    for line in lines + notes:
+        assert line in text and html.escape(line) in markup
+        text, markup = text.replace(line, ""), markup.replace(html.escape(line), "")
+    # what is left is our own wording: no figure in it, only the round and the file name
+    assert _numbers(text) <= {"1.0"}
+    assert _numbers(markup.replace('charset="utf-8"', "")) <= {"1.0"}
+
+
+def test_without_figures_the_body_has_no_figures_and_cites_the_source(project):
+    for path in (project["round_dir"] / "figures").glob("*.json"):
+        path.unlink()
+    text, _ = _dry_run_body(project, "en", "a@example.com")
+    assert "Headline figures" not in text
+    assert "Source: https://github.com/mlcommons/training_results_v1.0, retrieved 2021-06-30." in text
 
 
 def test_html_body_is_escaped():
