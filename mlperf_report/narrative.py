@@ -11,6 +11,7 @@ mention, so ``render_narrative`` and ``render_notes`` of the same inputs always 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -59,7 +60,7 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
            *, catalogue: Any = None) -> Rendered:
     """Narrative and notes of one language, as HTML fragments (``fmt_="html"``) or plain text."""
     _check_choice(fmt_, FORMATS, "format")
-    context = build_context(figures, summary, config, lang, catalogue=catalogue)
+    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue), "narrative")
     return Rendered(_render(context, lang, fmt_, "narrative"), _render(context, lang, fmt_, "notes"))
 
 
@@ -77,13 +78,13 @@ def render_notes(figures: Mapping[str, dict], summary: dict | None, config: Any,
 
 def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
     """Short plain-text headline lines (for an email body), with ``[n]`` markers into ``headline_notes``."""
-    context = build_context(figures, None, config, lang, catalogue=catalogue, scope="headline")
+    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
     return _lines(_render(context, lang, "text", "headline"))
 
 
 def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
     """The footnotes of ``headline_summary`` and the trademark legend, one line each."""
-    context = build_context(figures, None, config, lang, catalogue=catalogue, scope="headline")
+    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
     return _lines(_render(context, lang, "text", "notes"))
 
 
@@ -287,7 +288,7 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
     submitter = str(result.get("submitter", ""))
     system_id = str(result.get("system_id", ""))
     benchmark = str(fig["benchmark"])
-    result_id = _text(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
+    result_id = _official_id(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
     note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
         "kind": "result", "suite": _marked(rounds.parse_round(round_id).title),
         "division": division, "benchmark_title": _benchmark_title(fig),
@@ -307,6 +308,16 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
         "framework": _text(result.get("framework")),
         "note": note,
     }
+
+
+#: An MLPerf result ID as MLCommons publishes it (``1.0-1044``, optionally ``.benchmark``); other
+#: identifiers a pipeline may carry (paths, keys) are not cited as result IDs.
+_RESULT_ID = re.compile(r"^\d+\.\d+-\d+(\.[A-Za-z0-9_-]+)?$")
+
+
+def _official_id(value: Any) -> str | None:
+    text = _text(value)
+    return text if text and _RESULT_ID.match(text) else None
 
 
 def _benchmark_title(fig: Mapping) -> str:
@@ -445,11 +456,13 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
                 continue
             if (system.get("submitter"), system.get("system_id")) == (baseline.get("submitter"), baseline.get("system_id")):
                 continue
+            if str(system.get("division") or "").lower() != str(baseline.get("division") or "").lower():
+                continue   # closed against open is not like for like: no perf/$ claim across divisions
             computed = (_minutes(baseline) * base_price["amount"]) / (_minutes(system) * price["amount"])
             ratio = entry.get("ratio")
             ratio = float(ratio) if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and math.isfinite(ratio) else computed
             sys_view, base_view = _result(system, fig, facts), _result(baseline, fig, facts)
-            division = str(entry.get("division") or sys_view["division"]).lower()
+            division = sys_view["division"]
             formula = {
                 "baseline_minutes": base_view["minutes_table"], "baseline_amount": fmt.count(round(base_price["amount"])),
                 "system_minutes": sys_view["minutes_table"], "system_amount": fmt.count(round(price["amount"])),
@@ -458,7 +471,6 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
             claim = {
                 "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
                 "division": division, "system": sys_view, "baseline": base_view,
-                "mixed_divisions": sys_view["division"] != base_view["division"],
                 "chips_differ": sys_view["accelerators"] != base_view["accelerators"],
                 "price": _price_view(price, facts.lang), "baseline_price": _price_view(base_price, facts.lang),
                 "share": price["amount"] / base_price["amount"],
@@ -471,8 +483,6 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
                 "system_accelerator_model": sys_view["accelerator_model"],
                 "baseline_accelerator_model": base_view["accelerator_model"],
                 "price": claim["price"], "baseline_price": claim["baseline_price"], "formula": formula,
-                "mixed_divisions": claim["mixed_divisions"],
-                "system_division": sys_view["division"], "baseline_division": base_view["division"],
             })
             claims.append(claim)
     return claims
@@ -546,6 +556,32 @@ def _table(figs: list[dict], facts: _Facts) -> list[dict]:
 # ---------------------------------------------------------------------------------------- rendering
 
 
+def _in_reading_order(context: dict, part: str) -> dict:
+    """The context with footnotes renumbered in the order a reader meets their markers in ``part``.
+
+    Claims are built section by section, but a template may mention a later claim first (the lead
+    paragraph does); numbering by a first rendering keeps markers ascending through the text.
+    """
+    html = _render(context, context["lang"], "html", part)
+    seen = re.findall(rf'href="#{re.escape(context["note_prefix"])}(\d+)"', html)
+    order = list(dict.fromkeys(int(n) for n in seen))
+    order += [n["number"] for n in context["notes"] if n["number"] not in order]
+    new_number = {old: new for new, old in enumerate(order, start=1)}
+
+    def renumber(value):
+        if isinstance(value, dict):
+            return {k: (new_number[v] if k in ("note", "number") and isinstance(v, int) and v in new_number
+                        else renumber(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [renumber(v) for v in value]
+        return value
+
+    renumbered = renumber(context)
+    renumbered["notes"] = sorted(renumbered["notes"], key=lambda n: n["number"])
+    return renumbered
+
+
+@functools.lru_cache(maxsize=None)
 def _environment():
     import jinja2
 
