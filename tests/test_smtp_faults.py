@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
+import smtplib
+import ssl
 
 import pytest
 import yaml
@@ -182,3 +185,28 @@ def test_an_untrusted_certificate_is_refused(project, cert):
 @pytest.fixture(scope="module")
 def cert(tmp_path_factory):
     return self_signed(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.mark.parametrize("error, kind", [
+    (smtplib.SMTPDataError(451, b"try later"), "transient"),
+    (smtplib.SMTPDataError(554, b"rejected"), "permanent"),
+    (smtplib.SMTPRecipientsRefused({"a@x.org": (450, b"mailbox busy")}), "transient"),
+    (smtplib.SMTPRecipientsRefused({"a@x.org": (550, b"no such user")}), "permanent"),
+    (smtplib.SMTPSenderRefused(553, b"not allowed", "me@x.org"), "permanent"),
+    (smtplib.SMTPConnectError(421, b"too busy"), "transient"),
+    (smtplib.SMTPServerDisconnected("Connection unexpectedly closed"), "transient"),
+    (ConnectionResetError(104, "reset"), "transient"),
+    (TimeoutError("timed out"), "transient"),
+    (smtplib.SMTPAuthenticationError(535, b"bad credentials"), "fatal"),
+    (ssl.SSLCertVerificationError("self-signed"), "fatal"),
+])
+def test_failures_are_sorted_into_retry_give_up_and_stop(error, kind):
+    assert smtp_send.classify(error)[0] == kind
+
+
+def test_the_password_is_redacted_in_every_form_smtp_sends_it():
+    settings = smtp_send.SmtpSettings("h", 587, user="reporter", password=PASSWORD)
+    plain = base64.b64encode(f"\0reporter\0{PASSWORD}".encode()).decode()
+    login = base64.b64encode(PASSWORD.encode()).decode()
+    text = smtp_send.redact(f"a {PASSWORD} b {plain} c {login}", settings)
+    assert text == "a *** b *** c ***"
