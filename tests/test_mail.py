@@ -405,3 +405,17 @@ def test_two_sends_of_one_round_cannot_run_at_once(tmp_path):
         with pytest.raises(UserError, match="another `build.py send` is running"):
             with sendlog.exclusive(log):
                 pass
+
+
+def test_build_py_send_exit_codes_and_error_line(project, capsys):
+    from mlperf_report import cli
+
+    paths_args = ["--config", str(project["config_path"]), "--data-dir", str(project["data_dir"]),
+                  "--output-dir", str(project["output_dir"])]
+    assert cli.main(["send", "--round", ROUND, "--dry-run", *paths_args]) == 0
+    (project["round_dir"] / "report.en.pdf").unlink()
+    (project["round_dir"] / "report.pdf").unlink()
+    assert cli.main(["send", "--round", ROUND, "--dry-run", *paths_args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: report ") and err[-1].endswith(
+        f"does not exist; run `python build.py report --round {ROUND}` first")
