@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Mapping
 
-from mlperf_report import formatting as fmt
+from mlperf_report import formatting
 from mlperf_report import paths, rounds
 from mlperf_report.errors import InputError, UserError
 
@@ -56,12 +56,12 @@ class Rendered:
 # --------------------------------------------------------------------------------------------- API
 
 
-def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt_: str = "html",
+def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
            *, catalogue: Any = None) -> Rendered:
-    """Narrative and notes of one language, as HTML fragments (``fmt_="html"``) or plain text."""
-    _check_choice(fmt_, FORMATS, "format")
+    """Narrative and notes of one language, as HTML fragments (``fmt="html"``) or plain text."""
+    _check_choice(fmt, FORMATS, "format")
     context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue), "narrative")
-    return Rendered(_render(context, lang, fmt_, "narrative"), _render(context, lang, fmt_, "notes"))
+    return Rendered(_render(context, lang, fmt, "narrative"), _render(context, lang, fmt, "notes"))
 
 
 def render_narrative(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str,
@@ -127,7 +127,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     source = cfg.get("source") or {}
     facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(),
                    url=str(source.get("url") or "").strip(),
-                   retrieved=fmt.date(source["retrieved"], lang) if source.get("retrieved") else None,
+                   retrieved=formatting.date(source["retrieved"], lang) if source.get("retrieved") else None,
                    verified=source.get("verified"), result_ids=_result_ids(cfg))
     round_ = rounds.parse_round(round_id)
     headlines = [h for h in (_headline(f, facts) for f in figs) if h]
@@ -289,26 +289,38 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
     system_id = str(result.get("system_id", ""))
     benchmark = str(fig["benchmark"])
     result_id = _official_id(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
+    same_round = round_id == facts.round_id
     note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
         "kind": "result", "suite": _marked(rounds.parse_round(round_id).title),
         "division": division, "benchmark_title": _benchmark_title(fig),
         "submitter": submitter, "system": _name(result), "system_id": system_id,
-        "result_id": result_id, "url": facts.url, "retrieved": facts.retrieved, "verified": facts.verified,
+        "result_id": result_id, "url": facts.url if same_round else _url_of_round(facts.url, round_id),
+        "retrieved": facts.retrieved if same_round else None, "verified": facts.verified,
     })
     accelerators = _int(result.get("accelerators"))
     host_processors = _int(result.get("host_processors"))
     return {
         "system": _name(result), "system_id": system_id, "submitter": submitter, "division": division,
-        "minutes": fmt.minutes(_minutes(result)),
-        "minutes_table": fmt.minutes(_minutes(result), places=fmt.TABLE_PLACES),
-        "accelerators": fmt.count(accelerators) if accelerators else None,
+        "minutes": formatting.minutes(_minutes(result)),
+        "minutes_table": formatting.minutes(_minutes(result), places=formatting.TABLE_PLACES),
+        "accelerators": formatting.count(accelerators) if accelerators else None,
         "accelerator_model": _text(result.get("accelerator_model")),
-        "host_processors": fmt.count(host_processors) if host_processors else None,
+        "host_processors": formatting.count(host_processors) if host_processors else None,
         "host_processor_model": _text(result.get("host_processor_model")),
         "framework": _text(result.get("framework")),
+        "availability": _text(result.get("availability")),
         "note": note,
     }
 
+
+def _url_of_round(url: str, round_id: str) -> str:
+    """The results repository of another round (``training_results_v1.0`` → ``_v0.7``), or nothing:
+    a result is never cited with the source of a different round."""
+    version = rounds.parse_round(round_id).version
+    return re.sub(r"training_results_v\d+\.\d+", f"training_results_v{version}", url) if _TREE.search(url) else ""
+
+
+_TREE = re.compile(r"training_results_v\d+\.\d+")
 
 #: An MLPerf result ID as MLCommons publishes it (``1.0-1044``, optionally ``.benchmark``); other
 #: identifiers a pipeline may carry (paths, keys) are not cited as result IDs.
@@ -344,11 +356,7 @@ def _headline(fig: Mapping, facts: _Facts) -> dict | None:
     best = {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
             for d in DIVISIONS}
     lead = "open" if best["open"] and (not best["closed"] or _minutes(best["open"]) < _minutes(best["closed"])) else "closed"
-    if not best[lead]:
-        lead = "open"
-    views = {}
-    for division in (lead, "open" if lead == "closed" else "closed"):   # cite the lead result first
-        views[division] = _result(best[division], fig, facts) if best[division] else None
+    views = {d: _result(best[d], fig, facts) if best[d] else None for d in DIVISIONS}
     return {
         "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
         "lead": lead, "result": views[lead], "closed": views["closed"], "open": views["open"],
@@ -376,8 +384,8 @@ def _benchmarks(figs: list[dict], round_: rounds.Round) -> dict:
     others += [{"benchmark": b, "model": rounds.benchmark_model(b), "title": rounds.benchmark_title(b), "divisions": []}
                for b in round_.benchmarks if b not in known]
     return {"submitted": submitted, "others": sorted(others, key=lambda e: e["benchmark"]),
-            "count": fmt.count(len(submitted)),
-            "round_count": fmt.count(len(round_.benchmarks)) if round_.benchmarks else None}
+            "count": formatting.count(len(submitted)),
+            "round_count": formatting.count(len(round_.benchmarks)) if round_.benchmarks else None}
 
 
 def _cpus_per_server(result: Mapping, facts: _Facts) -> tuple[int, str | None]:
@@ -401,18 +409,18 @@ def _systems(figs: list[dict], facts: _Facts) -> list[dict]:
                 "accelerators": None, "accelerator_model": _text(result.get("accelerator_model")),
                 "configs": {}})
             if system["accelerators_n"] and not system["accelerators"]:
-                system["accelerators"] = fmt.count(system["accelerators_n"])
+                system["accelerators"] = formatting.count(system["accelerators_n"])
             host_processors = _int(result.get("host_processors"))
             if not host_processors:
                 continue
             per_server, basis = _cpus_per_server(result, facts)
             servers = host_processors // per_server if host_processors % per_server == 0 else None
             note = facts.notes.cite(("servers", per_server, basis), {
-                "kind": "servers", "cpus_per_server": fmt.count(per_server), "basis": basis}) if servers else None
+                "kind": "servers", "cpus_per_server": formatting.count(per_server), "basis": basis}) if servers else None
             key = (host_processors, servers, _text(result.get("host_processor_model")))
             config = system["configs"].setdefault(key, {
-                "host_processors": fmt.count(host_processors), "host_processor_model": key[2],
-                "servers": fmt.count(servers) if servers else None, "one_server": servers == 1,
+                "host_processors": formatting.count(host_processors), "host_processor_model": key[2],
+                "servers": formatting.count(servers) if servers else None, "one_server": servers == 1,
                 "note": note, "models": []})
             if _benchmark_model(fig) not in config["models"]:
                 config["models"].append(_benchmark_model(fig))
@@ -464,17 +472,19 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
             sys_view, base_view = _result(system, fig, facts), _result(baseline, fig, facts)
             division = sys_view["division"]
             formula = {
-                "baseline_minutes": base_view["minutes_table"], "baseline_amount": fmt.count(round(base_price["amount"])),
-                "system_minutes": sys_view["minutes_table"], "system_amount": fmt.count(round(price["amount"])),
-                "ratio": fmt.fixed(ratio, 2),
+                "baseline_minutes": base_view["minutes_table"], "baseline_amount": formatting.count(round(base_price["amount"])),
+                "system_minutes": sys_view["minutes_table"], "system_amount": formatting.count(round(price["amount"])),
+                "ratio": formatting.fixed(ratio, 2),
             }
             claim = {
                 "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
                 "division": division, "system": sys_view, "baseline": base_view,
                 "chips_differ": sys_view["accelerators"] != base_view["accelerators"],
+                "categories_differ": bool(sys_view["availability"] and base_view["availability"]
+                                          and sys_view["availability"] != base_view["availability"]),
                 "price": _price_view(price, facts.lang), "baseline_price": _price_view(base_price, facts.lang),
                 "share": price["amount"] / base_price["amount"],
-                "ratio": fmt.ratio(ratio), "better": ratio > 1, "formula": formula,
+                "ratio": formatting.ratio(ratio), "better": ratio > 1, "formula": formula,
             }
             claim["note"] = facts.notes.cite(("perf_per_dollar", fig["benchmark"], sys_view["system_id"], base_view["system_id"]), {
                 "kind": "perf_per_dollar", "model": claim["model"], "title": claim["title"], "division": division,
@@ -489,8 +499,8 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
 
 
 def _price_view(price: dict, lang: str) -> dict:
-    return {"text": fmt.money(price["amount"], price["currency"], lang), "source": _mark_text(price["source"]),
-            "date": fmt.date(price["date"], lang) if price["date"] else None}
+    return {"text": formatting.money(price["amount"], price["currency"], lang), "source": _mark_text(price["source"]),
+            "date": formatting.date(price["date"], lang) if price["date"] else None}
 
 
 def _price_comparisons(claims: list[dict]) -> list[dict]:
@@ -501,11 +511,11 @@ def _price_comparisons(claims: list[dict]) -> list[dict]:
         if key in seen:
             continue
         seen.add(key)
-        lang_words = {lang: fmt.fraction_words(claim["share"], lang) for lang in LANGUAGES}
+        lang_words = {lang: formatting.fraction_words(claim["share"], lang) for lang in LANGUAGES}
         comparisons.append({
             "system": claim["system"]["system"], "baseline": claim["baseline"]["system"],
             "price": claim["price"], "baseline_price": claim["baseline_price"],
-            "share_words": lang_words, "share_percent": fmt.percent(claim["share"]),
+            "share_words": lang_words, "share_percent": formatting.percent(claim["share"]),
             "cheaper": claim["share"] < 1,
         })
     return comparisons
@@ -526,7 +536,7 @@ def _previous(fig: Mapping, facts: _Facts) -> dict | None:
         return None
     before_view = _result(before, fig, facts, round_id=prev_round)
     now_view = _result(now, fig, facts)
-    formula = {"before": before_view["minutes_table"], "now": now_view["minutes_table"], "speedup": fmt.fixed(speedup, 2)}
+    formula = {"before": before_view["minutes_table"], "now": now_view["minutes_table"], "speedup": formatting.fixed(speedup, 2)}
     note = facts.notes.cite(("speedup", fig["benchmark"], prev_round), {
         "kind": "speedup", "model": _benchmark_model(fig), "formula": formula,
         "previous_suite": _marked(rounds.parse_round(prev_round).title),
@@ -535,7 +545,7 @@ def _previous(fig: Mapping, facts: _Facts) -> dict | None:
         "before_division": before_view["division"], "now_division": now_view["division"],
     })
     return {"model": _benchmark_model(fig), "previous_suite": _marked(rounds.parse_round(prev_round).title),
-            "before": before_view, "now": now_view, "speedup": fmt.ratio(speedup), "faster": speedup > 1,
+            "before": before_view, "now": now_view, "speedup": formatting.ratio(speedup), "faster": speedup > 1,
             "note": note}
 
 
@@ -597,11 +607,11 @@ def template_name(lang: str) -> str:
     return f"narrative.{lang}.html.j2"
 
 
-def _render(context: dict, lang: str, fmt_: str, part: str) -> str:
+def _render(context: dict, lang: str, fmt: str, part: str) -> str:
     html = _environment().get_template(template_name(lang)).render(**context, part=part).strip() + "\n"
     if lang == "zh-Hant":
         html = tidy_cjk(html)
-    return to_text(html) if fmt_ == "text" else html
+    return to_text(html) if fmt == "text" else html
 
 
 _CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"

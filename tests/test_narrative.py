@@ -345,6 +345,15 @@ def test_headline_summary_is_short_plain_text_with_its_own_notes(graphcore, conf
     assert notes[-1 if lang == "en" else -2] == narrative.TRADEMARK_LEGEND
 
 
+def test_a_comparison_across_availability_categories_says_so(graphcore, config):
+    figures = copy.deepcopy(graphcore)
+    figures["resnet"]["perf_per_dollar"][0]["system"]["availability"] = "preview"
+    claim = paragraph(text_of(figures, config, "en").narrative, "Image Classification (ResNet-50 v1.5), closed division:")
+    assert "different availability categories (Graphcore IPU-POD16: preview; NVIDIA DGX A100 640GB: available)" in claim
+    zh = paragraph(text_of(figures, config, "zh-Hant").narrative, "影像分類（ResNet-50 v1.5），封閉組：")
+    assert "不同的供貨類別（Graphcore IPU-POD16：預覽；NVIDIA DGX A100 640GB：已上市）" in zh
+
+
 # ----------------------------------------------------------------------------- progress
 
 
@@ -359,7 +368,10 @@ def test_round_over_round_speedup_is_a_labelled_derived_claim(graphcore, config)
     assert "14.5 minutes" in progress and "29.0 minutes" in progress and "2.0× faster" in progress
     note = paragraph(rendered.notes, "speed-up")
     assert "not verified by MLCommons Association" in note and "29.00 / 14.48 = 2.00" in note
-    assert "MLPerf® Training v0.7 Closed" in paragraph(rendered.notes, "ipu-pod64-old")
+    earlier = paragraph(rendered.notes, "ipu-pod64-old")
+    assert "MLPerf® Training v0.7 Closed" in earlier
+    assert "https://github.com/mlcommons/training_results_v0.7" in earlier, "cited from its own round's repository"
+    assert "30 June 2021" not in earlier, "the retrieval date configured is that of this round's results"
 
 
 # ------------------------------------------------------------------- the real pipeline output
