@@ -150,7 +150,6 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     context["notes"] = facts.notes.items
     context["legend"] = TRADEMARK_LEGEND
     context["source_url"] = facts.url
-    context["source_link"] = facts.url if facts.url.startswith(("https://", "http://")) else ""
     context["retrieved"] = facts.retrieved
     return context
 
@@ -290,11 +289,12 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
     benchmark = str(fig["benchmark"])
     result_id = _official_id(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
     same_round = round_id == facts.round_id
+    url = facts.url if same_round else _url_of_round(facts.url, round_id)
     note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
         "kind": "result", "suite": _marked(rounds.parse_round(round_id).title),
         "division": division, "benchmark_title": _benchmark_title(fig),
         "submitter": submitter, "system": _name(result), "system_id": system_id,
-        "result_id": result_id, "url": facts.url if same_round else _url_of_round(facts.url, round_id),
+        "result_id": result_id, "url": url, "link": url if url.startswith(("https://", "http://")) else "",
         "retrieved": facts.retrieved if same_round else None, "verified": facts.verified,
     })
     accelerators = _int(result.get("accelerators"))

@@ -372,6 +372,8 @@ def test_round_over_round_speedup_is_a_labelled_derived_claim(graphcore, config)
     assert "MLPerf® Training v0.7 Closed" in earlier
     assert "https://github.com/mlcommons/training_results_v0.7" in earlier, "cited from its own round's repository"
     assert "30 June 2021" not in earlier, "the retrieval date configured is that of this round's results"
+    html = narrative.render(figures, None, config, "en").notes
+    assert 'href="https://github.com/mlcommons/training_results_v0.7"' in html
 
 
 # ------------------------------------------------------------------- the real pipeline output
