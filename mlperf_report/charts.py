@@ -16,6 +16,8 @@ from mlperf_report import style
 from mlperf_report.labels import label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
+#: Fastest-to-slowest ratio above which time-to-train bars use a log scale.
+WIDE_RANGE = 30
 _GROUP_COLORS = {_FOCUS: style.FOCUS_COLOR, _BASELINE: style.BASELINE_COLOR, _OTHER: style.OTHER_COLOR}
 
 
@@ -25,7 +27,8 @@ def _axes(ax):
 
 def system_labels(data: pd.DataFrame) -> list[str]:
     """Readable, unique y labels: display name, with the folder name where two would look alike."""
-    names = data["display_name"].astype(str).tolist()
+    names = [name if submitter.lower() in name.lower() else f"{submitter} {name}"
+             for submitter, name in zip(data["submitter"].astype(str), data["display_name"].astype(str))]
     counts = pd.Series(names).value_counts()
     return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
 
@@ -80,9 +83,15 @@ def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tup
                 palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
     for container in ax.containers:
         ax.bar_label(container, fmt="%.2f", padding=2, fontsize=7)
+    wide = df["score_min"].max() / df["score_min"].min() > WIDE_RANGE
+    if wide:  # a 1,000-minute CPU run would flatten every other bar to nothing
+        from matplotlib import ticker
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
     _division_bands(ax, df, divisions, lang)
     ax.set_title(label("time_to_train.title", lang, benchmark=benchmark))
-    ax.set_xlabel(label("time_to_train.x", lang))
+    ax.set_xlabel(label("time_to_train.x_log" if wide else "time_to_train.x", lang))
     ax.set_ylabel("")
     ax.margins(x=0.12)
     return ax

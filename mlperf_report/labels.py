@@ -11,6 +11,8 @@ LANGUAGES = ("en", "zh-Hant")
 _LABELS: dict[str, dict[str, str]] = {
     "time_to_train.title": {"en": "Time to train, {benchmark}", "zh-Hant": "訓練時間：{benchmark}"},
     "time_to_train.x": {"en": "Time to train (minutes, lower is better)", "zh-Hant": "訓練時間（分鐘，越低越好）"},
+    "time_to_train.x_log": {"en": "Time to train (minutes, log scale, lower is better)",
+                            "zh-Hant": "訓練時間（分鐘，對數刻度，越低越好）"},
     "scaling.title": {"en": "Scaling, {benchmark} ({division} division)", "zh-Hant": "擴展性：{benchmark}（{division}組）"},
     "scaling.x": {"en": "Accelerators (count, log scale)", "zh-Hant": "加速器數量（對數刻度）"},
     "scaling.y": {"en": "Time to train (minutes, log scale)", "zh-Hant": "訓練時間（分鐘，對數刻度）"},

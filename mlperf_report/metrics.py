@@ -238,4 +238,9 @@ def focus_positions(results: pd.DataFrame, *, submitter: str, division: str = "c
                        system_position=int(mine.index[0]) + 1,
                        submitter_position=int(by_submitter.index[by_submitter["submitter"] == best["submitter"]][0]) + 1)
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows, columns=["benchmark", "division", "systems", "submitters", "fastest_submitter",
+                                      "fastest_system_id", "fastest_minutes", "focus_system_id", "focus_minutes",
+                                      "system_position", "submitter_position"])
+    for column in ("system_position", "submitter_position"):
+        out[column] = out[column].astype("Int64")
+    return out

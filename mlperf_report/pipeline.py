@@ -33,7 +33,9 @@ SUMMARY_NOTEBOOK = paths.NOTEBOOKS / "summary.ipynb"
 KERNEL = "python3"
 #: Bump when the stamp's meaning changes, so old stamps stop matching.
 STAMP_VERSION = 1
-ROUND_TABLES = ("results.csv", "runs.csv", "systems.csv", "manifest.json")
+#: The tables each notebook reads (its cache key covers exactly these).
+BENCHMARK_TABLES = ("results.csv", "runs.csv")
+SUMMARY_TABLES = ("results.csv",)
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,6 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
               "prices_file": str(Path(prices_file).resolve()), "config_file": str(Path(config_file).resolve()),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
     shared_inputs = (Path(prices_file).resolve(), Path(config_file).resolve(), paths.ROOT / "requirements.txt")
-    round_inputs = tuple(tables / name for name in ROUND_TABLES)
     earlier = _earlier_results(data_dir, config.round)
     plan_jobs = [
         NotebookJob(name=benchmark, notebook=BENCHMARK_NOTEBOOK,
@@ -130,13 +131,13 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
                     figures=round_out / "figures" / f"{benchmark}.json",
                     parameters={**common, "benchmark": benchmark,
                                 "baseline_system": config.baseline.system_for(benchmark) or ""},
-                    inputs=shared_inputs + round_inputs + earlier)
+                    inputs=shared_inputs + tuple(tables / n for n in BENCHMARK_TABLES) + earlier)
         for benchmark in chosen
     ]
     plan_jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK,
                                  output=round_out / "notebooks" / "summary.ipynb",
                                  figures=round_out / "figures" / "summary.json",
-                                 parameters=common, inputs=shared_inputs + round_inputs))
+                                 parameters=common, inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     return Plan(round_id=config.round, jobs=tuple(plan_jobs), workers=workers, force=force, output_dir=output_dir)
 

@@ -1,0 +1,124 @@
+"""build.py report: the plan fails before any kernel starts; a failing notebook is named with its cell
+and exception while the others still run; an unchanged rebuild is a no-op under a second."""
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import time
+
+import nbformat
+import pytest
+
+from mlperf_report import paths, pipeline
+from mlperf_report.errors import InputError, UserError
+from synthetic_round import write_tree
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return write_tree(tmp_path / "data")
+
+
+def plan_for(data_dir, out, **options):
+    return pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=out, **options)
+
+
+def test_plan_one_notebook_per_scored_benchmark_plus_summary(data_dir, tmp_path):
+    plan = plan_for(data_dir, tmp_path / "out", jobs=3)
+    assert [job.name for job in plan.jobs] == ["bert", "resnet", "summary"]
+    assert plan.workers == 3
+    resnet = plan.jobs[1]
+    assert resnet.output == tmp_path / "out" / "training-v1.0" / "notebooks" / "resnet.ipynb"
+    assert resnet.figures == tmp_path / "out" / "training-v1.0" / "figures" / "resnet.json"
+    assert resnet.parameters["baseline_system"] == "dgxa100_ngc21.05_mxnet"
+    assert resnet.parameters["languages"] == ["en", "zh-Hant"]
+    assert data_dir / "training-v0.7" / "results.csv" in resnet.inputs  # round over round reads it
+    assert pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path).workers >= 1
+
+
+def test_plan_errors_name_the_fix(data_dir, tmp_path):
+    with pytest.raises(UserError, match=r"--benchmarks: ssd has no scored result in training-v1.0; must be among bert, resnet"):
+        plan_for(data_dir, tmp_path, benchmarks=["ssd"])
+    with pytest.raises(InputError, match=r"training-v1.1/results.csv: not found; run `python build.py ingest"):
+        pipeline.make_plan(round_id="training-v1.1", data_dir=data_dir, output_dir=tmp_path)
+    with pytest.raises(InputError, match="not supported"):
+        plan_for(data_dir, tmp_path, languages=["fr"])
+    bad_prices = tmp_path / "prices.yaml"
+    bad_prices.write_text("systems:\n  - {pattern: 'x*', price: {amount: 1, currency: USD, date: '2021-01-01'}}\n")
+    with pytest.raises(InputError, match="a price needs a source"):
+        plan_for(data_dir, tmp_path, prices_file=bad_prices)
+
+
+def test_parameter_mismatch_fails_before_any_kernel(data_dir, tmp_path):
+    plan = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"])
+    job = plan.jobs[0]
+    renamed = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "colour": "red"}})
+    with pytest.raises(UserError, match=r"benchmark.ipynb \(resnet\): unknown parameter\(s\) colour"):
+        pipeline.check_parameters([renamed])
+    short = {k: v for k, v in job.parameters.items() if k != "division"}
+    with pytest.raises(UserError, match=r"parameter\(s\) division not passed"):
+        pipeline.check_parameters([type(job)(**{**job.__dict__, "parameters": short})])
+
+
+def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path):
+    prices = tmp_path / "prices.yaml"
+    shutil.copy(paths.PRICES, prices)
+    job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"], prices_file=prices).jobs[0]
+    before = pipeline.input_hash(job)
+    assert pipeline.input_hash(job) == before
+    modules = {p.name for p in pipeline.package_modules(job.notebook)}
+    assert {"charts.py", "metrics.py", "prices.py", "style.py", "fonts.py", "figures.py"} <= modules
+    assert "pipeline.py" not in modules and "cli.py" not in modules  # not used by the notebook
+    with prices.open("a") as handle:
+        handle.write("\n# a comment is a change too\n")
+    assert pipeline.input_hash(job) != before
+    other = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "division": "open"}})
+    assert pipeline.input_hash(other) != pipeline.input_hash(job)
+
+
+def break_runs_table(data_dir):
+    """runs.csv without its time column: the benchmark notebook fails, the summary (results only) does not."""
+    path = data_dir / "training-v1.0" / "runs.csv"
+    rows = list(csv.DictReader(path.open()))
+    fields = [f for f in rows[0] if f != "time_to_train_min"]
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(data_dir, tmp_path):
+    out = tmp_path / "out"
+    break_runs_table(data_dir)
+    plan = plan_for(data_dir, out, benchmarks=["resnet"], languages=["en"])
+    lines = []
+    results = pipeline.run_notebooks(plan, progress=lines.append)
+    resnet, summary = results
+    assert (resnet.status, summary.status) == ("failed", "ok")
+    assert "notebook benchmark.ipynb (resnet) failed in cell" in resnet.error
+    assert "KeyError: 'time_to_train_min'" in resnet.error and "run_spread" in resnet.error  # the cell's source
+    assert str(resnet.notebook) in resnet.error
+    partial = nbformat.read(resnet.notebook, as_version=4)  # kept, with the charts drawn before the failure
+    shown = [o["metadata"]["mlperf_report"]["chart"] for c in partial.cells for o in c.get("outputs", [])
+             if "chart" in o.get("metadata", {}).get("mlperf_report", {})]
+    assert shown == ["time_to_train", "scaling", "perf_per_dollar"]
+    assert not resnet.figures.exists() and not plan.jobs[0].stamp.exists()
+    assert json.loads(summary.figures.read_text())["round"] == "training-v1.0"
+    assert any("resnet" in line and "FAILED" in line for line in lines)
+    assert pipeline.summarize(results, 1.0) == 1
+    assert not list((out / "training-v1.0" / "notebooks").glob(".*.running.ipynb"))
+
+    write_tree(data_dir)  # fixed: only the failed notebook runs again
+    again = pipeline.run_notebooks(plan, progress=lines.append)
+    assert [r.status for r in again] == ["ok", "cached"]
+
+    started = time.perf_counter()
+    cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
+                          "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out)],
+                         cwd=paths.ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    assert cli.returncode == 0, cli.stderr
+    assert "0 executed, 2 up to date" in cli.stderr
+    assert elapsed < 1.0, f"no-op rebuild took {elapsed:.2f} s"
