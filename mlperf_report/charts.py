@@ -16,6 +16,8 @@ from mlperf_report import style
 from mlperf_report.labels import label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
+#: Marker per submitter, so colour and shape together tell a dozen submitters apart.
+_MARKERS = ("o", "s", "D", "^", "v", "P", "X")
 #: Fastest-to-slowest ratio above which time-to-train bars use a log scale.
 WIDE_RANGE = 30
 _GROUP_COLORS = {_FOCUS: style.FOCUS_COLOR, _BASELINE: style.BASELINE_COLOR, _OTHER: style.OTHER_COLOR}
@@ -118,8 +120,9 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str
     palette = style.submitter_palette(data["submitter"].astype(str), focus=focus)
     df = data.assign(submitter=data["submitter"].astype(str), accelerators=data["accelerators"].astype(float))
     hue_order = sorted(palette, key=str.lower)
+    markers = {name: _MARKERS[i % len(_MARKERS)] for i, name in enumerate(hue_order)}
     sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
-                    s=28, linewidth=0, ax=ax)
+                    style="submitter", style_order=hue_order, markers=markers, s=30, linewidth=0, ax=ax)
     if ideal is not None and not ideal.empty:
         for submitter, line in ideal.groupby("submitter", sort=True):
             ax.plot(line["accelerators"], line["minutes"], linestyle="--", linewidth=0.9,

@@ -118,3 +118,18 @@ def test_summary_shapes(v10):
     pos = metrics.focus_positions(v10, submitter="Graphcore").set_index("benchmark")
     assert pos.loc["bert", "system_position"] == 1 and pos.loc["resnet", "system_position"] == 2
     assert pos.loc["resnet", "systems"] == 5 and math.isclose(pos.loc["resnet", "fastest_minutes"], 4.5)
+
+
+def test_summary_figures_positions_and_perf_per_dollar_across_benchmarks(v10):
+    from mlperf_report import figures
+
+    summary = figures.summary_figures(v10, round_id="training-v1.0", focus_submitter="Graphcore", baseline=BASELINE,
+                                      catalogue=CATALOGUE)
+    assert summary["benchmarks"] == ["bert", "resnet"]
+    positions = {p["benchmark"]: p for p in summary["positions"]}
+    assert positions["resnet"]["system_position"] == 2 and isinstance(positions["resnet"]["system_position"], int)
+    assert positions["resnet"]["focus_minutes"] == 14.48
+    ratios = {(e["benchmark"], e["system"]["system_id"]): round(e["ratio"], 2) for e in summary["perf_per_dollar"]}
+    assert ratios == {("bert", "ipu-pod16-POPART-closed"): 1.26, ("resnet", "ipu-pod16-TF1"): 1.55}
+    assert figures.to_json(summary) == figures.to_json(figures.summary_figures(
+        v10, round_id="training-v1.0", focus_submitter="Graphcore", baseline=BASELINE, catalogue=CATALOGUE))
