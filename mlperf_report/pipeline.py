@@ -290,11 +290,25 @@ def _execute(job: NotebookJob, digest: str, events=None) -> NotebookResult:
                  f"\n    kernel log: {job.output.with_suffix('.kernel.log')}")
     finally:
         if partial.exists():
+            _tag_injected_parameters(partial)
             os.replace(partial, job.output)
     seconds = time.perf_counter() - started
     if error is None:
         _write_stamp(job, digest)
     return NotebookResult(job.name, job.output, job.figures, "failed" if error else "ok", seconds, error)
+
+
+def _tag_injected_parameters(path: Path) -> None:
+    """Hide the input of papermill's injected-parameters cell in the report, like our own parameters cell."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "injected-parameters" in tags and "remove-input" not in tags:
+            cell.metadata["tags"] = [*tags, "remove-input"]
+            nbformat.write(nb, path)
+            return
 
 
 @contextlib.contextmanager

@@ -133,3 +133,23 @@ def test_summary_figures_positions_and_perf_per_dollar_across_benchmarks(v10):
     assert ratios == {("bert", "ipu-pod16-POPART-closed"): 1.26, ("resnet", "ipu-pod16-TF1"): 1.55}
     assert figures.to_json(summary) == figures.to_json(figures.summary_figures(
         v10, round_id="training-v1.0", focus_submitter="Graphcore", baseline=BASELINE, catalogue=CATALOGUE))
+
+
+@pytest.mark.skipif(not (paths.DATA / "training-v1.0" / "results.csv").is_file(), reason="embedded v1.0 tables not ingested yet")
+def test_embedded_v10_tables_give_the_press_release_figures():
+    from mlperf_report import analysis
+
+    found = {}
+    for benchmark in ("resnet", "bert"):
+        a = analysis.load_benchmark(round_id="training-v1.0", benchmark=benchmark, focus_submitter="Graphcore",
+                                    data_dir=paths.DATA, prices_file=paths.PRICES, config_file=paths.REPORT_CONFIG)
+        got = a.figures()
+        found[benchmark] = got
+        assert got["baseline"]["display_name"] == "NVIDIA DGX A100 640GB"
+    resnet, bert = found["resnet"], found["bert"]
+    assert round(resnet["baseline"]["minutes"], 2) == 28.77 and round(bert["baseline"]["minutes"], 2) == 21.69
+    assert [round(r["minutes"], 2) for r in resnet["focus"]["closed"]] == [14.48, 37.12]
+    assert [round(r["minutes"], 2) for r in bert["focus"]["closed"]] == [11.08, 34.49]
+    assert round(bert["focus"]["open"][0]["minutes"], 2) == 9.39 and bert["fastest"]["open"]["submitter"] == "Graphcore"
+    assert [round(e["ratio"], 2) for e in resnet["perf_per_dollar"]] == [1.55]
+    assert [round(e["ratio"], 2) for e in bert["perf_per_dollar"]] == [1.26]

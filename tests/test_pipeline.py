@@ -104,6 +104,8 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     shown = [o["metadata"]["mlperf_report"]["chart"] for c in partial.cells for o in c.get("outputs", [])
              if "chart" in o.get("metadata", {}).get("mlperf_report", {})]
     assert shown == ["time_to_train", "scaling", "perf_per_dollar"]
+    injected = [c for c in partial.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "remove-input" in injected[0].metadata["tags"]
     assert not resnet.figures.exists() and not plan.jobs[0].stamp.exists()
     assert json.loads(summary.figures.read_text())["round"] == "training-v1.0"
     assert any("resnet" in line and "FAILED" in line for line in lines)
