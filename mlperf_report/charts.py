@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from mlperf_report import style
+from mlperf_report import formatting, style
 from mlperf_report.labels import label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
@@ -21,6 +21,14 @@ _MARKERS = ("o", "s", "D", "^", "v", "P", "X")
 #: Fastest-to-slowest ratio above which time-to-train bars use a log scale.
 WIDE_RANGE = 30
 _GROUP_COLORS = {_FOCUS: style.FOCUS_COLOR, _BASELINE: style.BASELINE_COLOR, _OTHER: style.OTHER_COLOR}
+
+
+def _minutes(value: float) -> str:
+    return formatting.minutes(float(value), places=formatting.TABLE_PLACES)
+
+
+def _ratio(value: float) -> str:
+    return formatting.ratio(float(value), places=2)
 
 
 def _axes(ax):
@@ -84,7 +92,7 @@ def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tup
     sns.barplot(data=df, x="score_min", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
                 palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
     for container in ax.containers:
-        ax.bar_label(container, fmt="%.2f", padding=2, fontsize=7)
+        ax.bar_label(container, fmt=_minutes, padding=2, fontsize=7)
     wide = df["score_min"].max() / df["score_min"].min() > WIDE_RANGE
     if wide:  # a 1,000-minute CPU run would flatten every other bar to nothing
         from matplotlib import ticker
@@ -150,7 +158,7 @@ def perf_per_dollar(data: pd.DataFrame, *, focus: str | None = None, baseline_na
     sns.barplot(data=df, x="ratio", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
                 palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
     for container in ax.containers:
-        ax.bar_label(container, fmt="%.2f×", padding=2, fontsize=7)
+        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
     ax.set_title(label("perf_per_dollar.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=baseline_name))
@@ -219,7 +227,7 @@ def perf_per_dollar_summary(data: pd.DataFrame, *, focus: str | None = None, lan
     sns.barplot(data=df, x="ratio", y="_label", order=df["_label"].tolist(), color=style.FOCUS_COLOR, orient="h",
                 ax=ax, saturation=1.0)
     for container in ax.containers:
-        ax.bar_label(container, fmt="%.2f×", padding=2, fontsize=7)
+        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
     ax.set_title(label("perf_per_dollar_summary.title", lang, focus=focus or ""))
     ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=label("legend.baseline", lang)))

@@ -10,6 +10,7 @@ import html
 
 import pandas as pd
 
+from mlperf_report import formatting
 from mlperf_report.labels import label
 
 
@@ -22,7 +23,7 @@ def _runs(row) -> str:
 
 
 def _minutes(value) -> str:
-    return "" if pd.isna(value) else f"{float(value):.2f}"
+    return "" if pd.isna(value) else formatting.minutes(float(value), places=formatting.TABLE_PLACES)
 
 
 def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:

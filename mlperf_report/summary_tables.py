@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mlperf_report import metrics
+from mlperf_report import formatting, metrics
 from mlperf_report.labels import label
 from mlperf_report.rounds import benchmark_model
+
+
+def _minutes(value) -> str:
+    return formatting.minutes(value, places=formatting.TABLE_PLACES)
 
 
 def submissions_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
@@ -24,10 +28,10 @@ def positions_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
         position = "" if p["system_position"] is None else label("position", lang, position=p["system_position"], total=p["systems"])
         rows.append({
             label("col.benchmark", lang): benchmark_model(p["benchmark"]),
-            label("col.focus_minutes", lang, focus=focus): "" if p["focus_minutes"] is None else f"{p['focus_minutes']:.2f}",
+            label("col.focus_minutes", lang, focus=focus): "" if p["focus_minutes"] is None else _minutes(p["focus_minutes"]),
             label("col.position", lang): position,
             label("col.fastest_submitter", lang): p["fastest_submitter"],
-            label("col.fastest", lang): f"{p['fastest_minutes']:.2f}",
+            label("col.fastest", lang): _minutes(p["fastest_minutes"]),
         })
     return pd.DataFrame(rows)
 
@@ -48,8 +52,8 @@ def perf_per_dollar_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame({
         label("col.benchmark", lang): df["benchmark_model"],
         label("col.system", lang): df["display_name"],
-        label("col.minutes", lang): [f"{m:.2f}" for m in df["minutes"]],
-        label("col.price", lang): [f"{p:,.0f} {c}" for p, c in zip(df["price"], df["currency"])],
-        label("col.baseline_price", lang): [f"{p:,.0f} {c}" for p, c in zip(df["baseline_price"], df["currency"])],
-        label("col.ratio", lang): [f"{r:.2f}" for r in df["ratio"]],
+        label("col.minutes", lang): [_minutes(m) for m in df["minutes"]],
+        label("col.price", lang): [formatting.money(p, c, lang) for p, c in zip(df["price"], df["currency"])],
+        label("col.baseline_price", lang): [formatting.money(p, c, lang) for p, c in zip(df["baseline_price"], df["currency"])],
+        label("col.ratio", lang): [formatting.ratio(r, places=2) for r in df["ratio"]],
     })
