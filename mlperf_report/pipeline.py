@@ -237,36 +237,76 @@ def _imported_modules(source: str) -> list[str]:
     return names
 
 
-def input_hash(job: NotebookJob) -> str:
-    """Hash of everything the notebook's result depends on."""
-    digest = hashlib.sha256()
-    digest.update(f"stamp-v{STAMP_VERSION}|{sys.version_info[:2]}|{KERNEL}\n".encode())
-    digest.update(json.dumps(job.parameters, sort_keys=True).encode())
-    for path in (job.notebook, *job.inputs, *package_modules(job.notebook)):
-        digest.update(f"\n{path.name}:{_file_digest(path)}".encode())
-    return digest.hexdigest()
-
-
-def is_current(job: NotebookJob, digest: str) -> bool:
-    """The executed notebook and its figures exist and were made from exactly these inputs."""
-    if not (job.output.is_file() and job.figures.is_file() and job.stamp.is_file()):
-        return False
+def _readable(path: Path) -> str:
     try:
-        return json.loads(job.stamp.read_text(encoding="utf-8")).get("hash") == digest
+        return str(path.relative_to(paths.ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _config_digest(path: Path) -> str:
+    """The report configuration minus its ``mail`` section: editing a mailing list must not re-run
+    every notebook."""
+    import yaml
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return _file_digest(path)
+    if isinstance(raw, dict):
+        raw = {k: v for k, v in raw.items() if k != "mail"}
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def input_digests(job: NotebookJob) -> dict[str, str]:
+    """A digest of each thing the notebook's result depends on, by readable name."""
+    config = Path(job.parameters.get("config_file", "")) if job.parameters.get("config_file") else None
+    digests = {"(runner)": f"stamp v{STAMP_VERSION}, Python {sys.version_info[0]}.{sys.version_info[1]}, kernel {KERNEL}",
+               "(parameters)": hashlib.sha256(json.dumps(job.parameters, sort_keys=True).encode()).hexdigest()}
+    for path in (job.notebook, *job.inputs, *package_modules(job.notebook)):
+        digests[_readable(path)] = _config_digest(path) if path == config else _file_digest(path)
+    return digests
+
+
+def input_hash(job: NotebookJob) -> str:
+    """One hash of :func:`input_digests`."""
+    return _hash_of(input_digests(job))
+
+
+def _hash_of(digests: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(digests, sort_keys=True).encode()).hexdigest()
+
+
+def _stamp(job: NotebookJob) -> dict:
+    try:
+        return json.loads(job.stamp.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return False
+        return {}
 
 
-def _write_stamp(job: NotebookJob, digest: str) -> None:
+def stale_reason(job: NotebookJob, digests: dict[str, str]) -> str | None:
+    """None when the executed notebook and its figures exist and were made from exactly these inputs;
+    else why the notebook must run ("not built yet", "changed: data/prices.yaml")."""
+    stamp = _stamp(job)
+    if not (job.output.is_file() and job.figures.is_file() and stamp):
+        return "not built yet" if not job.output.is_file() else "no stamp from a finished run"
+    if stamp.get("hash") == _hash_of(digests):
+        return None
+    before = stamp.get("inputs", {})
+    changed = sorted(name for name in set(before) | set(digests) if before.get(name) != digests.get(name))
+    return "changed: " + ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")
+
+
+def _write_stamp(job: NotebookJob, digests: dict[str, str]) -> None:
     from mlperf_report.atomic import write_text
 
-    write_text(job.stamp, json.dumps({"hash": digest, "notebook": job.notebook.name, "parameters": job.parameters},
-                                     indent=2, sort_keys=True) + "\n")
+    write_text(job.stamp, json.dumps({"hash": _hash_of(digests), "inputs": digests, "notebook": job.notebook.name,
+                                      "parameters": job.parameters}, indent=2, sort_keys=True) + "\n")
 
 
 # --- run ------------------------------------------------------------------------------------------
 
-def _execute(job: NotebookJob, digest: str, events=None) -> NotebookResult:
+def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> NotebookResult:
     """Run one notebook with papermill (in a worker process). The notebook is written beside its final
     name while it runs and renamed into place at the end, finished or failed (a failed one keeps its
     partial output and papermill's banner pointing at the failing cell)."""
@@ -294,7 +334,7 @@ def _execute(job: NotebookJob, digest: str, events=None) -> NotebookResult:
             os.replace(partial, job.output)
     seconds = time.perf_counter() - started
     if error is None:
-        _write_stamp(job, digest)
+        _write_stamp(job, digests)
     return NotebookResult(job.name, job.output, job.figures, "failed" if error else "ok", seconds, error)
 
 
@@ -343,17 +383,18 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
     results: dict[str, NotebookResult] = {}
     pending = []
     for job in plan.jobs:
-        digest = input_hash(job)
-        if not plan.force and is_current(job, digest):
+        digests = input_digests(job)
+        reason = "--force" if plan.force else stale_reason(job, digests)
+        if reason is None:
             results[job.name] = NotebookResult(job.name, job.output, job.figures, "cached")
             say(f"  {job.name:<12} up to date")
         else:
-            pending.append((job, digest))
+            pending.append((job, digests, reason))
     if pending:
-        check_parameters([job for job, _ in pending])
-        for job, _ in pending:
-            say(f"  {job.name:<12} queued")
-        results.update({r.name: r for r in _run_parallel(pending, plan.workers, say)})
+        check_parameters([job for job, *_ in pending])
+        for job, _, reason in pending:
+            say(f"  {job.name:<12} queued ({reason})")
+        results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan.workers, say)})
     return [results[job.name] for job in plan.jobs]
 
 
@@ -376,7 +417,7 @@ def _run_parallel(pending: list, workers: int, say: Callable[[str], None]) -> li
     try:
         with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context,
                                  initializer=_init_worker, initargs=(events,)) as pool:
-            futures = {pool.submit(_execute_in_worker, job, digest): job for job, digest in pending}
+            futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
             for future in as_completed(futures):
                 job = futures[future]
                 try:
@@ -401,8 +442,8 @@ def _init_worker(events) -> None:
     _EVENTS = events
 
 
-def _execute_in_worker(job: NotebookJob, digest: str) -> NotebookResult:
-    return _execute(job, digest, _EVENTS)
+def _execute_in_worker(job: NotebookJob, digests: dict[str, str]) -> NotebookResult:
+    return _execute(job, digests, _EVENTS)
 
 
 # --- command line ---------------------------------------------------------------------------------

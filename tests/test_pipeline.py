@@ -74,6 +74,15 @@ def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path)
     with prices.open("a") as handle:
         handle.write("\n# a comment is a change too\n")
     assert pipeline.input_hash(job) != before
+    config = tmp_path / "report.yaml"
+    config.write_text(paths.REPORT_CONFIG.read_text() + "\n")
+    job = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "config_file": str(config)},
+                       "inputs": tuple(config if p == paths.REPORT_CONFIG else p for p in job.inputs)})
+    with_config = pipeline.input_hash(job)
+    config.write_text(paths.REPORT_CONFIG.read_text().replace("default_list:", "default_list:  ") + "# mail only\n")
+    assert pipeline.input_hash(job) == with_config  # the mail section is not the notebooks' business
+    config.write_text(paths.REPORT_CONFIG.read_text().replace("focus_submitter: Graphcore", "focus_submitter: NVIDIA"))
+    assert pipeline.input_hash(job) != with_config
     other = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "division": "open"}})
     assert pipeline.input_hash(other) != pipeline.input_hash(job)
 
@@ -113,8 +122,15 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     assert not list((out / "training-v1.0" / "notebooks").glob(".*.running.ipynb"))
 
     write_tree(data_dir)  # fixed: only the failed notebook runs again
+    lines.clear()
     again = pipeline.run_notebooks(plan, progress=lines.append)
     assert [r.status for r in again] == ["ok", "cached"]
+    assert any(line.split() == ["resnet", "queued", "(no", "stamp", "from", "a", "finished", "run)"] for line in lines)
+    with (data_dir / "training-v1.0" / "runs.csv").open("a") as handle:
+        handle.write("\n")
+    resnet_job = plan.jobs[0]
+    assert pipeline.stale_reason(resnet_job, pipeline.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
+    write_tree(data_dir)
 
     started = time.perf_counter()
     cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
