@@ -313,6 +313,8 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> Notebook
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
+    from mlperf_report import papermill_engine
+
     if events is not None:
         events.put((job.name, "running", None))
     started = time.perf_counter()
@@ -322,7 +324,8 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> Notebook
     try:
         with _stderr_to(job.output.with_suffix(".kernel.log")):
             papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters,
-                                       kernel_name=KERNEL, progress_bar=False, cwd=str(paths.ROOT))
+                                       kernel_name=KERNEL, progress_bar=False, cwd=str(paths.ROOT),
+                                       engine_name=papermill_engine.NAME)
     except PapermillExecutionError as exc:
         error = _cell_error(job, exc)
     except Exception as exc:  # kernel died, timeout, bad notebook: still a per-notebook failure
