@@ -1,11 +1,12 @@
 """Assemble one round's report in one language: a self-contained HTML page and a print-quality PDF.
 
-The executed notebooks become sections through nbconvert and our template
-(``templates/nbconvert/report``: outputs of the target language only, never code); the narrative and
-notes fragments go in as real HTML; ``templates/report.html.j2`` puts cover, contents and sections
-around them with the CSS and a subset of the CJK font inline. WeasyPrint prints that same page with
-``templates/print.css``. Both files are rendered in memory first and renamed into place together,
-so a failed build never leaves half a report or destroys the previous one.
+The executed notebooks become sections (:mod:`mlperf_report.report_sections`: that language's
+outputs only, never code); the narrative and notes fragments go in as real HTML;
+``templates/report.html.j2`` puts cover, contents and sections around them, with the CSS and a
+subset of the CJK font inline. WeasyPrint prints the same page with ``templates/print.css``, its
+charts' labels set as text (:mod:`mlperf_report.print_svg`) so printing takes seconds, not a
+minute. Both files are rendered in memory first and renamed into place together, so a failed build
+never leaves half a report or destroys the previous one.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import functools
-import re
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,49 +22,16 @@ from typing import Callable
 
 import nbformat
 
-from mlperf_report import fonts, paths
+from mlperf_report import fonts, paths, print_svg
 from mlperf_report.atomic import atomic_open
 from mlperf_report.errors import InputError, UserError
-
-#: Cell tags whose cells never appear in a report (papermill's parameter cells among them).
-HIDDEN_CELL_TAGS = frozenset({"parameters", "injected-parameters", "remove-cell", "remove_cell", "remove-output"})
-
-#: Output types a report shows; streams (prints, warnings) and tracebacks are for the audit trail.
-SHOWN_OUTPUT_TYPES = ("display_data", "execute_result")
-
-#: Mime types a report shows, best first; a bare text/plain repr (``<Figure ...>``) is not content.
-SHOWN_MIME_TYPES = ("image/svg+xml", "image/png", "image/jpeg", "text/html", "text/markdown")
-
-#: Words of the report's own frame, per language (the narrative brings its own words).
-LABELS = {
-    "en": {"contents": "Contents", "highlights": "Highlights", "notes": "Notes and citations", "summary": "Summary"},
-    "zh-Hant": {"contents": "目錄", "highlights": "重點", "notes": "附註與引用", "summary": "總覽"},
-}
-
-#: Headings inside a section start at this level (h2 is the section title itself).
-SECTION_HEADING_LEVEL = 3
-
-#: Only data: URLs may be loaded by the report; anything else would be a network (or disk) fetch.
-_FETCHED = re.compile(
-    r"""<(?:img|script|iframe|embed|source|video|audio|input)\b[^>]*?\ssrc\s*=\s*["']?(?!data:)([^"'\s>]+)"""
-    r"""|<link\b[^>]*?\shref\s*=\s*["']?(?!data:)([^"'\s>]+)"""
-    r"""|url\(\s*["']?(?!data:)([^"')\s]+)"""
-    r"""|@import\s+["']([^"']+)""",
-    re.IGNORECASE,
+from mlperf_report.report_sections import (
+    Section,
+    fetched_urls,
+    fragment_section,
+    labels_for,
+    notebook_section,
 )
-_SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)
-_HEADING_TAG = re.compile(r"<(/?)h([1-6])\b", re.IGNORECASE)
-_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
-
-
-@dataclass(frozen=True)
-class Section:
-    """One part of the report: its anchor, title (contents entry) and body HTML."""
-
-    id: str
-    title: str
-    html: str
-    kind: str = "notebook"
 
 
 @dataclass(frozen=True)
@@ -77,142 +45,7 @@ class AssembledReport:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-# --- notebooks to sections (pure: notebook objects in, HTML out) ------------------------------------
-
-
-def _lang_of(metadata: dict) -> str | None:
-    return (metadata or {}).get("mlperf_report", {}).get("lang")
-
-
-def _shown_in(metadata: dict, lang: str) -> bool:
-    own = _lang_of(metadata)
-    return own is None or own == lang
-
-
-def report_notebook(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNode:
-    """A copy of ``nb`` with only what the ``lang`` report shows: no hidden cells, no outputs of
-    other languages, no streams or errors. Code sources stay (the template never prints them)."""
-    nb = nbformat.from_dict(nb)
-    cells = []
-    for cell in nb.cells:
-        tags = set(cell.get("metadata", {}).get("tags", []))
-        if tags & HIDDEN_CELL_TAGS or not _shown_in(cell.get("metadata", {}), lang):
-            continue
-        if cell.cell_type == "code":
-            cell.outputs = [
-                output
-                for output in cell.get("outputs", [])
-                if output.output_type in SHOWN_OUTPUT_TYPES
-                and _shown_in(output.get("metadata", {}), lang)
-                and any(mime in output.get("data", {}) for mime in SHOWN_MIME_TYPES)
-            ]
-            if not cell.outputs:
-                continue
-        elif cell.cell_type != "markdown":
-            continue
-        cells.append(cell)
-    nb.cells = cells
-    return nb
-
-
-def take_title(nb: nbformat.NotebookNode) -> str | None:
-    """Remove and return the first markdown heading, which becomes the section title (and the
-    contents entry); None when the notebook opens with something else."""
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            return None
-        lines = cell.source.splitlines()
-        for index, line in enumerate(lines):
-            if not line.strip():
-                continue
-            match = _MD_HEADING.match(line)
-            if not match:
-                return None
-            cell.source = "\n".join(lines[:index] + lines[index + 1 :]).strip()
-            return match.group(2).strip()
-    return None
-
-
-def default_title(nb: nbformat.NotebookNode, stem: str, lang: str) -> str:
-    """Title for a notebook without a heading: the benchmark's full name, or "Summary"."""
-    from mlperf_report import rounds
-
-    parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
-    benchmark = parameters.get("benchmark") or stem
-    if benchmark in rounds.BENCHMARK_NAMES:
-        return rounds.benchmark_title(benchmark)
-    if stem == "summary":
-        return labels_for(lang)["summary"]
-    return stem
-
-
-def shift_headings(html: str, top: int = SECTION_HEADING_LEVEL) -> str:
-    """Move every heading down so the highest one is ``h<top>`` (sections own h1 and h2)."""
-    levels = [int(level) for _, level in _HEADING_TAG.findall(html)]
-    if not levels:
-        return html
-    delta = top - min(levels)
-    if delta <= 0:
-        return html
-    return _HEADING_TAG.sub(lambda m: f"<{m.group(1)}h{min(int(m.group(2)) + delta, 6)}", html)
-
-
-def strip_scripts(html: str) -> str:
-    """Drop <script> elements: the report runs no code."""
-    return _SCRIPT.sub("", html)
-
-
-def svg_data_uri(svg: str) -> str:
-    """An SVG as a data: URI for <img>; each chart stays an isolated document."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
-
-
-def fetched_urls(html: str) -> list[str]:
-    """Every URL the page would load (src, stylesheet links, url(), @import) that is not data:.
-    Links people click (<a href>) are not loads and are not listed."""
-    return [next(group for group in match.groups() if group) for match in _FETCHED.finditer(html)]
-
-
-@functools.cache
-def _exporter():
-    from nbconvert import HTMLExporter
-
-    exporter = HTMLExporter(
-        template_name="report",
-        extra_template_basedirs=[str(paths.TEMPLATES / "nbconvert")],
-        exclude_input=True,
-        exclude_input_prompt=True,
-        exclude_output_prompt=True,
-    )
-    exporter.register_filter("svg_data_uri", svg_data_uri)
-    exporter.register_filter("shift_headings", shift_headings)
-    exporter.register_filter("strip_scripts", strip_scripts)
-    return exporter
-
-
-def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section:
-    """One executed notebook as a report section in ``lang``."""
-    shown = report_notebook(nb, lang)
-    title = take_title(shown) or default_title(nb, stem, lang)
-    section_id = "sec-" + re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")
-    body, _ = _exporter().from_notebook_node(shown, resources={"section_id": section_id})
-    return Section(id=section_id, title=title, html=body.strip(), kind="summary" if stem == "summary" else "notebook")
-
-
-def labels_for(lang: str) -> dict[str, str]:
-    return LABELS.get(lang, LABELS["en"])
-
-
-def fragment_section(html: str, section_id: str, title: str, kind: str) -> Section:
-    """The narrative or notes fragment as a section; its own top heading becomes the title."""
-    match = re.match(r"\s*<h([1-6])\b[^>]*>(.*?)</h\1\s*>", html, re.IGNORECASE | re.DOTALL)
-    if match:
-        title = re.sub(r"<[^>]+>", "", match.group(2)).strip() or title
-        html = html[match.end() :]
-    return Section(id=section_id, title=title, html=shift_headings(html.strip()), kind=kind)
-
-
-# --- page and PDF -----------------------------------------------------------------------------------
+# --- page, fonts and PDF (pure: strings in, strings or bytes out) -----------------------------------
 
 
 @functools.cache
@@ -226,9 +59,37 @@ def _jinja():
     )
 
 
+@dataclass(frozen=True)
+class FontFace:
+    """One inline ``@font-face``: family, weight and the font file (woff)."""
+
+    family: str
+    weight: int
+    data: bytes
+    format: str = "woff"
+
+    @property
+    def uri(self) -> str:
+        return "data:font/woff;base64," + base64.b64encode(self.data).decode("ascii")
+
+    def name(self) -> str:
+        return f"font-{self.family.replace(' ', '-')}-{self.weight}"
+
+
+@dataclass(frozen=True)
+class _Face:
+    """What the template needs of a face: family, weight, a URL and its format."""
+
+    family: str
+    weight: int
+    uri: str
+    format: str = "woff"
+
+
 def render_page(*, lang: str, title: str, round_title: str, date: str, sections: list[Section],
-                font_data_uri: str | None = None, font_format: str = "woff") -> str:
-    """The whole report page; section bodies are trusted HTML made by our own code."""
+                font_faces: tuple[FontFace, ...] = (), resources: dict | None = None) -> str:
+    """The whole report page; section bodies are trusted HTML made by our own code. Fonts are
+    inline data: URIs, or, when ``resources`` is given (printing), moved there by name."""
     from markupsafe import Markup
 
     template = _jinja().get_template("report.html.j2")
@@ -237,27 +98,86 @@ def render_page(*, lang: str, title: str, round_title: str, date: str, sections:
         sections=[Section(s.id, s.title, Markup(s.html), s.kind) for s in sections],
         report_css=Markup((paths.TEMPLATES / "report.css").read_text(encoding="utf-8")),
         print_css=Markup((paths.TEMPLATES / "print.css").read_text(encoding="utf-8")),
-        font_data_uri=font_data_uri, font_format=font_format, font_family=fonts.CJK_FAMILY,
+        font_faces=[_face(face, resources) for face in font_faces],
     )
 
 
-def embed_font(page_without_font: str, cache_dir: Path | None) -> tuple[str, str]:
-    """A data: URI of the CJK font cut down to the characters of the page (font, format)."""
-    data = fonts.subset_font(page_without_font, flavor="woff", cache_dir=cache_dir)
-    return "data:font/woff;base64," + base64.b64encode(data).decode("ascii"), "woff"
+def _face(face: FontFace, resources: dict | None) -> _Face:
+    if resources is None:
+        return _Face(face.family, face.weight, face.uri)
+    resources[face.name()] = (face.data, "font/woff")
+    return _Face(face.family, face.weight, print_svg.SCHEME + face.name())
 
 
-def render_pdf(html: str) -> bytes:
+def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tuple[FontFace, ...]:
+    """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML
+    and the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text."""
+    font_cache = cache_dir / "fonts" if cache_dir else None
+    faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache))]
+    for weight, path in fonts.latin_font_paths().items():
+        faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
+                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache)))
+    return tuple(faces)
+
+
+def print_sections(sections: list[Section], resources: dict) -> tuple[list[Section], str]:
+    """The sections with their charts' labels as text for WeasyPrint (charts moved to
+    ``resources``), and those labels' characters."""
+    printed, characters = [], set()
+    for section in sections:
+        html, labels = print_svg.charts_for_print(section.html, resources)
+        printed.append(Section(section.id, section.title, html, section.kind))
+        characters.update(labels)
+    return printed, "".join(sorted(characters))
+
+
+def _fetcher(resources: dict[str, tuple[bytes, str]]):
+    """WeasyPrint URL fetcher: our in-memory resources and data: URLs, nothing else (any other
+    load is fatal, so printing can never touch the network or the disk)."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class MemoryFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url.startswith(print_svg.SCHEME):
+                data, mime = resources[url[len(print_svg.SCHEME):]]
+                return URLFetcherResponse(url, body=data, headers={"Content-Type": mime})
+            return super().fetch(url, headers)
+
+    return MemoryFetcher(allowed_protocols={"data"}, fail_on_errors=True)
+
+
+def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None) -> bytes:
     """Print the page with WeasyPrint (media print: print.css applies)."""
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
-    from weasyprint.urls import URLFetcher
 
-    # data: URLs only, and any other load is fatal: printing can never touch the network or disk.
-    fetcher = URLFetcher(allowed_protocols={"data"}, fail_on_errors=True)
-    font_config = FontConfiguration()
-    document = HTML(string=html, url_fetcher=fetcher, media_type="print")
-    return document.write_pdf(font_config=font_config, optimize_images=False)
+    document = HTML(string=html, url_fetcher=_fetcher(resources or {}), media_type="print")
+    return document.write_pdf(font_config=FontConfiguration(), optimize_images=False)
+
+
+def cached_pdf(html: str, resources: dict, lang: str, cache_dir: Path | None,
+               renderer: Callable[..., bytes]) -> tuple[bytes, bool]:
+    """The PDF of ``html``, from the cache when this exact page was printed before (a rebuild with
+    nothing changed then costs no WeasyPrint run); (pdf, came from cache)."""
+    if cache_dir is None or renderer is not render_pdf:
+        return renderer(html, resources), False
+    import weasyprint
+
+    digest = hashlib.sha256(f"{weasyprint.__version__}|".encode() + html.encode("utf-8"))
+    for name in sorted(resources):
+        digest.update(name.encode() + b"\0" + resources[name][0])
+    key = digest.hexdigest()[:24]
+    folder = cache_dir / "pdf"
+    cached = folder / f"{lang}-{key}.pdf"
+    if cached.is_file():
+        return cached.read_bytes(), True
+    data = renderer(html, resources)
+    with atomic_open(cached, "wb") as handle:
+        handle.write(data)
+    for old in folder.glob(f"{lang}-*.pdf"):  # keep one per language
+        if old != cached:
+            old.unlink(missing_ok=True)
+    return data, False
 
 
 # --- the one call per language (file access happens here) -------------------------------------------
@@ -284,8 +204,8 @@ def assemble_report(
     *,
     default_copy: bool = False,
     pdf: bool = True,
-    cache_dir: Path | None = paths.CACHE / "fonts",
-    pdf_renderer: Callable[[str], bytes] = render_pdf,
+    cache_dir: Path | None = paths.CACHE / "assemble",
+    pdf_renderer: Callable[..., bytes] = render_pdf,
 ) -> AssembledReport:
     """Write ``out_dir/report.<lang>.html`` and ``.pdf`` (and ``report.html`` / ``report.pdf`` when
     ``default_copy``): narrative first, one section per notebook in the order given, notes last.
@@ -311,17 +231,22 @@ def assemble_report(
         round_title = round_id
     page_args = dict(lang=lang, title=title, round_title=round_title, date=date, sections=sections)
     mark = time.perf_counter()
-    font_uri, font_format = embed_font(render_page(**page_args), cache_dir)
-    html = render_page(**page_args, font_data_uri=font_uri, font_format=font_format)
-    timings["font"] = time.perf_counter() - mark
+    resources: dict[str, tuple[bytes, str]] = {}
+    printed_sections, chart_labels = print_sections(sections, resources)
+    faces = page_fonts(render_page(**page_args), chart_labels, cache_dir)
+    timings["fonts"] = time.perf_counter() - mark
+    html = render_page(**page_args, font_faces=faces[:1])
     loads = fetched_urls(html)
     if loads:
         raise UserError(f"the {lang} report would load {loads[0]!r} (and {len(loads) - 1} more); "
                         "a report must be self-contained: embed it as a data: URL instead")
 
     mark = time.perf_counter()
-    pdf_bytes = pdf_renderer(html) if pdf else None
-    timings["pdf"] = time.perf_counter() - mark
+    pdf_bytes = None
+    if pdf:
+        printed = render_page(**{**page_args, "sections": printed_sections}, font_faces=faces, resources=resources)
+        pdf_bytes, from_cache = cached_pdf(printed, resources, lang, cache_dir, pdf_renderer)
+        timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - mark
 
     out_dir = Path(out_dir)
     html_path = out_dir / f"report.{lang}.html"
@@ -343,6 +268,47 @@ def assemble_report(
                            copies=tuple(copies), timings=timings)
 
 
+@dataclass(frozen=True)
+class ReportRequest:
+    """The arguments of one :func:`assemble_report` call, so several can run side by side."""
+
+    round_id: str
+    lang: str
+    notebooks: tuple[Path, ...]
+    narrative_html: str
+    notes_html: str
+    out_dir: Path
+    title: str
+    date: str
+    default_copy: bool = False
+    pdf: bool = True
+    cache_dir: Path | None = paths.CACHE / "assemble"
+
+    def run(self) -> AssembledReport:
+        return assemble_report(self.round_id, self.lang, list(self.notebooks), self.narrative_html, self.notes_html,
+                               self.out_dir, self.title, self.date, default_copy=self.default_copy, pdf=self.pdf,
+                               cache_dir=self.cache_dir)
+
+
+def assemble_reports(requests: list[ReportRequest], *, workers: int = 2) -> list[AssembledReport]:
+    """Several languages at once, one process each (WeasyPrint is single-threaded Python: two
+    languages on two cores take the time of one). Results in the order of ``requests``; the first
+    error is raised after every process has finished, and each language's files are all-or-nothing."""
+    if workers <= 1 or len(requests) <= 1:
+        return [request.run() for request in requests]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")  # the caller may hold threads (kernels, zmq)
+    with ProcessPoolExecutor(max_workers=min(workers, len(requests)), mp_context=context) as pool:
+        futures = [pool.submit(ReportRequest.run, request) for request in requests]
+        errors = [future.exception() for future in futures]
+    for error in errors:
+        if error is not None:
+            raise error
+    return [future.result() for future in futures]
+
+
 def write_together(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary name and rename them all only when all are complete."""
     with contextlib.ExitStack() as stack:
@@ -360,5 +326,5 @@ def copy_default(report: AssembledReport) -> tuple[Path, ...]:
     return tuple(files)
 
 
-__all__ = ["AssembledReport", "Section", "assemble_report", "copy_default", "fetched_urls", "notebook_section",
-           "render_page", "render_pdf", "report_notebook"]
+__all__ = ["AssembledReport", "FontFace", "ReportRequest", "assemble_report", "assemble_reports", "copy_default",
+           "render_page", "render_pdf"]

@@ -92,27 +92,32 @@ def register_matplotlib_cjk() -> str | None:
 _ALWAYS = "".join(chr(code) for code in range(0x20, 0x7F)) + "\u00a0–—‘’“”•…×·°€£¥©®™、。，：；！？（）「」『』《》〈〉％"
 
 
-def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | None = None) -> bytes:
-    """The CJK font cut down to the characters of ``text`` (plus ASCII and common punctuation).
+def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | None = None,
+                path: Path | None = None, face_index: int | None = None) -> bytes:
+    """A font cut down to the characters of ``text`` (plus ASCII and common punctuation): by
+    default the CJK face, or the font file ``path`` (e.g. from :func:`latin_font_paths`).
 
     ``flavor`` is ``"woff"`` for HTML ``@font-face`` (zlib: ~5x quicker to write than woff2 for a
     few percent more bytes) or None for a plain OpenType file. Results are cached by character
-    set under ``cache_dir`` so an unchanged rebuild costs nothing (a cold subset takes ~1 s).
+    set under ``cache_dir`` so an unchanged rebuild costs nothing (a cold CJK subset takes ~1 s).
     """
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    path = require_cjk_font()
+    if path is None:
+        path = require_cjk_font()
+        face_index = cjk_face_index(path)
     chars = "".join(sorted(set(text) | set(_ALWAYS)))
-    key = hashlib.sha256(f"{path}|{path.stat().st_size}|{flavor}|{chars}".encode()).hexdigest()[:20]
-    cached = cache_dir / f"cjk-{key}.{flavor or 'otf'}" if cache_dir else None
+    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{chars}".encode()).hexdigest()[:20]
+    cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
     if cached and cached.is_file():
         return cached.read_bytes()
-    font = TTFont(str(path), fontNumber=cjk_face_index(path))
+    font = TTFont(str(path), fontNumber=face_index or 0)
     options = subset.Options()
     options.flavor = flavor
     options.notdef_outline = True
     options.name_IDs = ["*"]
+    options.drop_tables += ["FFTM"]  # FontForge timestamps (DejaVu): nothing to subset
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=chars)
     subsetter.subset(font)
@@ -125,3 +130,12 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
 
         write_bytes(cached, data)
     return data
+
+
+def latin_font_paths() -> dict[int, Path]:
+    """matplotlib's own DejaVu Sans files by weight (400, 700): the Latin font charts are drawn in,
+    which the PDF embeds to set chart labels as text (see :mod:`mlperf_report.print_svg`)."""
+    import matplotlib
+
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    return {400: folder / "DejaVuSans.ttf", 700: folder / "DejaVuSans-Bold.ttf"}

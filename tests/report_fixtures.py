@@ -51,7 +51,7 @@ def _svg_output(svg: str, chart: str, lang: str):
                       metadata={"mlperf_report": {"chart": chart, "lang": lang}})
 
 
-def benchmark_notebook(benchmark: str, *, size: tuple[float, float] = (6.4, 3.6)) -> nbformat.NotebookNode:
+def benchmark_notebook(benchmark: str, *, size: tuple[float, float] = (6.4, 3.6), charts: int = 1) -> nbformat.NotebookNode:
     nb = new_notebook()
     nb.metadata["papermill"] = {"parameters": {"benchmark": benchmark, "round_id": "training-v1.0"}}
     nb.cells.append(new_code_cell(f"benchmark = 'x'  # {PARAMETER_MARKER}", metadata={"tags": ["parameters"]}))
@@ -61,6 +61,9 @@ def benchmark_notebook(benchmark: str, *, size: tuple[float, float] = (6.4, 3.6)
     code = new_code_cell(SECRET_CODE, metadata={"tags": ["remove-input"]})
     for lang in LANGS:
         code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=benchmark), *size), "time_to_train", lang))
+        for number in range(1, charts):
+            code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=f"{benchmark} #{number}"), *size),
+                                            f"extra_{number}", lang))
     code.outputs.append(new_output("stream", name="stderr", text="a warning nobody should read in a report\n"))
     nb.cells.append(code)
     table = new_code_cell("show_table()", metadata={"tags": ["remove-input"]})
@@ -84,14 +87,15 @@ def summary_notebook() -> nbformat.NotebookNode:
     return nb
 
 
-def write_notebooks(folder: Path, benchmarks=BENCHMARKS, sizes: dict | None = None) -> list[Path]:
+def write_notebooks(folder: Path, benchmarks=BENCHMARKS, sizes: dict | None = None, charts: int = 1) -> list[Path]:
     """Benchmark notebooks then summary.ipynb, as build.py report leaves them; ``sizes`` gives some
     benchmarks' charts another size in inches (a chart wider or taller than an A4 page)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for benchmark in benchmarks:
         path = folder / f"{benchmark}.ipynb"
-        nbformat.write(benchmark_notebook(benchmark, size=(sizes or {}).get(benchmark, (6.4, 3.6))), str(path))
+        nbformat.write(benchmark_notebook(benchmark, size=(sizes or {}).get(benchmark, (6.4, 3.6)), charts=charts),
+                       str(path))
         written.append(path)
     path = folder / "summary.ipynb"
     nbformat.write(summary_notebook(), str(path))

@@ -14,7 +14,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 import report_fixtures as rf
-from mlperf_report import assemble
+from mlperf_report import assemble, report_sections
 from mlperf_report.errors import InputError, UserError
 
 ROUND = "training-v1.0"
@@ -77,7 +77,7 @@ def html_of(built, lang):
 
 def test_report_notebook_keeps_only_this_languages_outputs_and_no_hidden_cells():
     nb = rf.benchmark_notebook("resnet")
-    shown = assemble.report_notebook(nb, "zh-Hant")
+    shown = report_sections.report_notebook(nb, "zh-Hant")
     sources = "".join(cell.source for cell in shown.cells)
     assert rf.PARAMETER_MARKER not in sources
     outputs = [output for cell in shown.cells if cell.cell_type == "code" for output in cell.outputs]
@@ -91,23 +91,23 @@ def test_outputs_without_a_language_are_shown_in_every_language():
     for output in nb.cells[3].outputs:
         output.get("metadata", {}).pop("mlperf_report", None)
     for lang in rf.LANGS:
-        section = assemble.notebook_section(nb, lang, "bert")
+        section = report_sections.notebook_section(nb, lang, "bert")
         assert section.html.count("data:image/svg+xml;base64,") == 2
 
 
 def test_section_title_is_the_first_heading_and_falls_back_to_the_benchmark_name():
     nb = rf.benchmark_notebook("resnet")
-    assert assemble.notebook_section(nb, "en", "resnet").title == "RESNET results"
+    assert report_sections.notebook_section(nb, "en", "resnet").title == "RESNET results"
     nb.cells[2].source = "Just text, no heading."
-    section = assemble.notebook_section(nb, "en", "resnet")
+    section = report_sections.notebook_section(nb, "en", "resnet")
     assert section.title == "Image Classification (ResNet-50 v1.5)"
     assert "Just text, no heading." in section.html
-    assert assemble.notebook_section(rf.summary_notebook(), "zh-Hant", "summary").title == "總覽"
+    assert report_sections.notebook_section(rf.summary_notebook(), "zh-Hant", "summary").title == "總覽"
 
 
 def test_headings_inside_sections_start_below_the_section_title():
-    assert assemble.shift_headings("<h1>a</h1><h2 id=x>b</h2>") == "<h3>a</h3><h4 id=x>b</h4>"
-    assert assemble.shift_headings("<h4>deep</h4>") == "<h4>deep</h4>"
+    assert report_sections.shift_headings("<h1>a</h1><h2 id=x>b</h2>") == "<h3>a</h3><h4 id=x>b</h4>"
+    assert report_sections.shift_headings("<h4>deep</h4>") == "<h4>deep</h4>"
 
 
 # --- the page -----------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def test_every_chart_is_an_inline_svg_image(built, lang):
 def test_page_is_self_contained(built, lang):
     html = html_of(built, lang)
     page = parse(html)
-    assert assemble.fetched_urls(html) == []
+    assert report_sections.fetched_urls(html) == []
     assert not [tag for tag, _ in page.tags if tag in ("script", "link", "iframe")]
     assert not re.search(r"require\.js|mathjax|cdn\.", html, re.IGNORECASE)
 
@@ -152,7 +152,7 @@ def test_fetch_check_finds_what_would_be_loaded():
     html = ('<script src="https://cdn.example/require.js"></script><link rel="stylesheet" href="x.css">'
             '<img src="chart.svg"><style>@import "a.css"; b { background: url(//host/i.png) }</style>'
             '<img src="data:image/png;base64,AA"><a href="https://mlcommons.org">results</a>')
-    assert assemble.fetched_urls(html) == ["https://cdn.example/require.js", "x.css", "chart.svg", "a.css", "//host/i.png"]
+    assert report_sections.fetched_urls(html) == ["https://cdn.example/require.js", "x.css", "chart.svg", "a.css", "//host/i.png"]
 
 
 def test_a_report_that_would_fetch_something_is_refused(tmp_path):
@@ -213,7 +213,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
 
 
-def _broken_pdf(html: str) -> bytes:
+def _broken_pdf(html: str, resources: dict) -> bytes:
     raise RuntimeError("PDF step failed (simulated: disk full)")
 
 
