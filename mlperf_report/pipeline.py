@@ -309,7 +309,11 @@ def _write_stamp(job: NotebookJob, digests: dict[str, str]) -> None:
 def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> NotebookResult:
     """Run one notebook with papermill (in a worker process). The notebook is written beside its final
     name while it runs and renamed into place at the end, finished or failed (a failed one keeps its
-    partial output and papermill's banner pointing at the failing cell)."""
+    partial output and papermill's banner pointing at the failing cell).
+
+    The kernel is stopped at once when the last cell has replied (nbclient's ``immediate``) rather
+    than waited on for ~0.5 s to exit by itself: every output has arrived by then, and a worker
+    waiting on a kernel's exit is a core left idle."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -325,7 +329,7 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> Notebook
         with _stderr_to(job.output.with_suffix(".kernel.log")):
             papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters,
                                        kernel_name=KERNEL, progress_bar=False, cwd=str(paths.ROOT),
-                                       engine_name=papermill_engine.NAME)
+                                       engine_name=papermill_engine.NAME, shutdown_kernel="immediate")
     except PapermillExecutionError as exc:
         error = _cell_error(job, exc)
     except Exception as exc:  # kernel died, timeout, bad notebook: still a per-notebook failure
