@@ -37,8 +37,13 @@ def main() -> int:
             zf.extractall(tmp)
         tree = Path(tmp) / f"training_results_v{round_.version}"
         csv = Path(tmp) / "official.csv"
-        subprocess.run([sys.executable, "-m", "mlperf_logging.result_summarizer", f"{tree}/{{*}}", "training",
-                        round_.ruleset, "--csv", str(csv)], cwd=tmp, capture_output=True, check=False)
+        done = subprocess.run([sys.executable, "-m", "mlperf_logging.result_summarizer", f"{tree}/{{*}}",
+                               "training", round_.ruleset, "--csv", str(csv)], cwd=tmp, capture_output=True,
+                              text=True, check=False)
+        if not csv.exists():
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            print(f"{round_.id}: the summarizer wrote no table (exit {done.returncode}): {' | '.join(tail)}")
+            return 1
         official = pd.read_csv(csv)
     official["system_id"] = official["details_url"].str.rsplit("/", n=1).str[-1].str.removesuffix(".json")
     benchmarks = [b for b in round_.benchmarks if b in official.columns]
