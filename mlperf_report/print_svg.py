@@ -24,7 +24,7 @@ _FONT_OF_GLYPH = re.compile(r"^(DejaVuSans|DejaVuSans-Bold|NotoSansCJK[A-Za-z]*-
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _GROUP = re.compile(
     r"<!-- (?P<label>[^\n]*?) -->\s*"
-    r'<g style="(?P<style>[^"]*)" transform="(?P<head>translate\(' + _NUMBER + r"(?:[ ,]" + _NUMBER + r")?\)"
+    r'<g(?: style="(?P<style>[^"]*)")? transform="(?P<head>translate\(' + _NUMBER + r"(?:[ ,]" + _NUMBER + r")?\)"
     r"(?: rotate\(" + _NUMBER + r"\))?) scale\((?P<scale>" + _NUMBER + r") -(?P=scale)\)\">"
     r"(?P<defs>\s*<defs>.*?</defs>)?"
     r"(?P<uses>(?:\s*<use\s[^>]*/>)+)\s*</g>",
@@ -37,19 +37,25 @@ _FONT_SCALE = 100
 
 
 def _as_text(match: re.Match, labels: list[str]) -> str:
-    label = match.group("label").replace("-&#8203;", "-")  # matplotlib breaks "--" in comments so
-    if "$" in label or not label.strip():                  # math (mathtext) stays outlines
+    label = match.group("label")
+    # Math (mathtext) stays outlines, and so does "- -": matplotlib writes "--" in a comment as
+    # "- -", so the label is ambiguous there.
+    if "$" in label or "- -" in label or not label.strip():
+        return match.group(0)
+    glyphs = _USE_ID.findall(match.group("uses"))
+    if len(glyphs) != len(unescape(label)):  # one <use> per character, spaces too: else not what is drawn
         return match.group(0)
     fonts = set()
-    for glyph in _USE_ID.findall(match.group("uses")):
+    for glyph in glyphs:
         font = _FONT_OF_GLYPH.match(glyph)
         if not font:
             return match.group(0)
         fonts.add(font.group(1))
     weight = ' font-weight="bold"' if "DejaVuSans-Bold" in fonts else ""
     labels.append(unescape(label))
+    style = f' style="{match.group("style")}"' if match.group("style") else ""
     return (
-        f'<g style="{match.group("style")}" transform="{match.group("head")} scale({match.group("scale")})">'
+        f'<g{style} transform="{match.group("head")} scale({match.group("scale")})">'
         f'{match.group("defs") or ""}'
         f'<text x="0" y="0" font-family="{LATIN_FAMILY}, {CJK_FAMILY}" font-size="{_FONT_SCALE}"{weight}'
         f' xml:space="preserve">{label}</text></g>'

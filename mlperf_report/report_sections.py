@@ -45,6 +45,8 @@ _FETCHED = re.compile(
 )
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)
 _HEADING_TAG = re.compile(r"<(/?)h([1-6])\b", re.IGNORECASE)
+_ANCHOR_LINK = re.compile(r'<a class="anchor-link" href="#[^"]*">(?:¶|&#182;|&para;)</a>')
+_HEADING_ID = re.compile(r'<h([1-6]) id="[^"]*">')
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
@@ -93,26 +95,23 @@ def report_notebook(nb: nbformat.NotebookNode, lang: str) -> nbformat.NotebookNo
     return nb
 
 
-def take_title(nb: nbformat.NotebookNode) -> str | None:
-    """Remove and return the first markdown heading, which becomes the section title (and the
-    contents entry); None when the notebook opens with something else."""
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            return None
-        lines = cell.source.splitlines()
-        for index, line in enumerate(lines):
-            if not line.strip():
-                continue
-            match = _MD_HEADING.match(line)
-            if not match:
-                return None
-            cell.source = "\n".join(lines[:index] + lines[index + 1 :]).strip()
-            return match.group(2).strip()
-    return None
+def take_title_cell(nb: nbformat.NotebookNode) -> str | None:
+    """Remove the notebook's own title block (a first markdown cell opening with a level-1
+    heading, and the notes to notebook readers under it) and return the heading; else None."""
+    first = next((cell for cell in nb.cells), None)
+    if first is None or first.cell_type != "markdown":
+        return None
+    lines = [line for line in first.source.splitlines() if line.strip()]
+    match = _MD_HEADING.match(lines[0]) if lines else None
+    if not match or len(match.group(1)) != 1:
+        return None
+    nb.cells.remove(first)
+    return match.group(2).strip()
 
 
-def default_title(nb: nbformat.NotebookNode, stem: str, lang: str) -> str:
-    """Title for a notebook without a heading: the benchmark's full name, or "Summary"."""
+def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str | None) -> str:
+    """The contents entry of a notebook: the benchmark's full name (MLCommons' wording) when
+    papermill ran it for a benchmark, "Summary" for the summary, else the notebook's own title."""
     from mlperf_report import rounds
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
@@ -121,11 +120,15 @@ def default_title(nb: nbformat.NotebookNode, stem: str, lang: str) -> str:
         return rounds.benchmark_title(benchmark)
     if stem == "summary":
         return labels_for(lang)["summary"]
-    return stem
+    return heading or stem
 
 
 def shift_headings(html: str, top: int = SECTION_HEADING_LEVEL) -> str:
-    """Move every heading down so the highest one is ``h<top>`` (sections own h1 and h2)."""
+    """Move every heading down so the highest one is ``h<top>`` (sections own h1 and h2), and drop
+    nbconvert's "¶" anchor links and heading ids (every benchmark has a "Time to train": the ids
+    would clash, and the pilcrows would print)."""
+    html = _ANCHOR_LINK.sub("", html)
+    html = _HEADING_ID.sub(r"<h\1>", html)
     levels = [int(level) for _, level in _HEADING_TAG.findall(html)]
     if not levels:
         return html
@@ -171,7 +174,7 @@ def _exporter():
 def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section:
     """One executed notebook as a report section in ``lang``."""
     shown = report_notebook(nb, lang)
-    title = take_title(shown) or default_title(nb, stem, lang)
+    title = section_title(nb, stem, lang, take_title_cell(shown))
     section_id = "sec-" + re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")
     body, _ = _exporter().from_notebook_node(shown, resources={"section_id": section_id})
     return Section(id=section_id, title=title, html=body.strip(), kind="summary" if stem == "summary" else "notebook")

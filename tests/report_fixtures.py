@@ -33,6 +33,7 @@ NOTES = {
 }
 SECRET_CODE = "SECRET_CODE_MARKER = 42"
 PARAMETER_MARKER = "PARAMETER_MARKER"
+MARKDOWN_MARKER = "Markdown cell shown"
 
 
 def chart_svg(title: str, width_in: float = 6.4, height_in: float = 3.6) -> str:
@@ -58,6 +59,7 @@ def benchmark_notebook(benchmark: str, *, size: tuple[float, float] = (6.4, 3.6)
     nb.cells.append(new_code_cell(f"benchmark = '{benchmark}'  # {PARAMETER_MARKER}",
                                   metadata={"tags": ["injected-parameters"]}))
     nb.cells.append(new_markdown_cell(f"# {benchmark.upper()} results\n\nRuns scored with the official rules."))
+    nb.cells.append(new_markdown_cell(f"## Time to train\n\n{MARKDOWN_MARKER}: shorter is better."))
     code = new_code_cell(SECRET_CODE, metadata={"tags": ["remove-input"]})
     for lang in LANGS:
         code.outputs.append(_svg_output(chart_svg(CHART_TITLE[lang].format(b=benchmark), *size), "time_to_train", lang))

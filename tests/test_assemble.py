@@ -83,26 +83,34 @@ def test_report_notebook_keeps_only_this_languages_outputs_and_no_hidden_cells()
     outputs = [output for cell in shown.cells if cell.cell_type == "code" for output in cell.outputs]
     assert {output.metadata["mlperf_report"]["lang"] for output in outputs} == {"zh-Hant"}
     assert all(output.output_type != "stream" for output in outputs)
-    assert len(nb.cells) == 5 and len(shown.cells) == 3, "the original notebook must not be changed"
+    assert len(nb.cells) == 6 and len(shown.cells) == 4, "the original notebook must not be changed"
 
 
 def test_outputs_without_a_language_are_shown_in_every_language():
     nb = rf.benchmark_notebook("bert")
-    for output in nb.cells[3].outputs:
+    for output in nb.cells[4].outputs:
         output.get("metadata", {}).pop("mlperf_report", None)
     for lang in rf.LANGS:
         section = report_sections.notebook_section(nb, lang, "bert")
         assert section.html.count("data:image/svg+xml;base64,") == 2
 
 
-def test_section_title_is_the_first_heading_and_falls_back_to_the_benchmark_name():
+def test_section_title_is_the_benchmark_name_and_the_notebooks_title_block_is_dropped():
     nb = rf.benchmark_notebook("resnet")
-    assert report_sections.notebook_section(nb, "en", "resnet").title == "RESNET results"
-    nb.cells[2].source = "Just text, no heading."
     section = report_sections.notebook_section(nb, "en", "resnet")
     assert section.title == "Image Classification (ResNet-50 v1.5)"
-    assert "Just text, no heading." in section.html
+    assert "RESNET results" not in section.html and "Runs scored with the official rules" not in section.html
+    nb.cells[2].source = "Just text, no heading."
+    assert "Just text, no heading." in report_sections.notebook_section(nb, "en", "resnet").html
     assert report_sections.notebook_section(rf.summary_notebook(), "zh-Hant", "summary").title == "總覽"
+    other = rf.summary_notebook()
+    other.cells.insert(0, nbformat.v4.new_markdown_cell("# Systems by price\n\nFor notebook readers."))
+    assert report_sections.notebook_section(other, "en", "prices").title == "Systems by price"
+
+
+def test_markdown_cells_are_html_with_headings_below_the_section_title():
+    html = report_sections.notebook_section(rf.benchmark_notebook("ssd"), "zh-Hant", "ssd").html
+    assert f"<h3>Time to train</h3>" in html and f"<p>{rf.MARKDOWN_MARKER}: shorter is better.</p>" in html
 
 
 def test_headings_inside_sections_start_below_the_section_title():

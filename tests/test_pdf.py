@@ -13,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 import report_fixtures as rf
-from mlperf_report import paths
+from mlperf_report import paths, rounds
 
 SIZES = {"resnet": (14.0, 3.6), "bert": (6.4, 14.0)}
 SECTIONS = 2 + len(rf.BENCHMARKS) + 1  # narrative, benchmarks, summary, notes
@@ -52,7 +52,7 @@ def test_contents_lists_every_section_with_the_page_it_starts_on(readers, lang):
     entries = re.findall(r"^(.+?)\s*\.{3,}\s*(\d+)\s*$", contents, re.MULTILINE)
     assert len(entries) == SECTIONS, contents
     for benchmark in rf.BENCHMARKS:
-        assert any(title.strip() == f"{benchmark.upper()} results" for title, _ in entries)
+        assert any(title.strip() == rounds.benchmark_title(benchmark) for title, _ in entries), contents
     for title, number in entries:
         started = texts[int(number) - 1]
         assert title.strip() in started, f"contents says {title!r} starts on page {number}"
@@ -70,7 +70,7 @@ def test_running_header_with_the_round_and_n_of_n_footer(readers, lang):
 @pytest.mark.parametrize("lang", rf.LANGS)
 def test_bookmarks_name_every_section(readers, lang):
     titles = [item.title for item in readers[lang].outline if not isinstance(item, list)]
-    expected = [f"{b.upper()} results" for b in rf.BENCHMARKS]
+    expected = [rounds.benchmark_title(b) for b in rf.BENCHMARKS]
     assert [t for t in titles if t in expected] == expected
     assert len(titles) == 1 + SECTIONS  # the cover's title, then each section
 
