@@ -18,7 +18,7 @@ from mlperf_report import paths, rounds
 SIZES = {"resnet": (14.0, 3.6), "bert": (6.4, 14.0)}
 SECTIONS = 2 + len(rf.BENCHMARKS) + 1  # narrative, benchmarks, summary, notes
 PAGES = 2 + SECTIONS  # cover, contents, one page per section
-BAR_RGB = (0x0B, 0x5C, 0xAD)  # the fixture charts' bar colour
+BAR_RGB = tuple(int(rf.BAR_COLOR[i:i + 2], 16) for i in (1, 3, 5))  # the fixture charts' bar colour
 ARTIFACTS = paths.OUTPUT / "checks"
 
 
