@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import csv
 import hashlib
 import json
@@ -61,6 +60,12 @@ class Plan:
     workers: int
     force: bool = False
     output_dir: Path = paths.OUTPUT
+    fresh_kernels: bool = False     # a new kernel per notebook instead of one reset kernel per worker
+
+    @property
+    def kernel_log(self) -> Path:
+        """Where the kernels' own stderr goes (it would drown the progress display)."""
+        return self.output_dir / self.round_id / "notebooks" / "kernels.log"
 
 
 @dataclass
@@ -92,7 +97,7 @@ def scored_benchmarks(results_csv: Path) -> list[str]:
 def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = None, data_dir: Path = paths.DATA,
               output_dir: Path = paths.OUTPUT, prices_file: Path = paths.PRICES, config_file: Path = paths.REPORT_CONFIG,
               focus_submitter: str | None = None, division: str = "closed", languages: list[str] | None = None,
-              jobs: int | None = None, force: bool = False) -> Plan:
+              jobs: int | None = None, force: bool = False, fresh_kernels: bool = False) -> Plan:
     """Resolve and check everything the notebooks need; raise a UserError naming the fix if anything is off."""
     from mlperf_report.config import DIVISIONS, load_config
     from mlperf_report.prices import load_prices
@@ -139,7 +144,8 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
                                  figures=round_out / "figures" / "summary.json",
                                  parameters=common, inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    return Plan(round_id=config.round, jobs=tuple(plan_jobs), workers=workers, force=force, output_dir=output_dir)
+    return Plan(round_id=config.round, jobs=tuple(plan_jobs), workers=workers, force=force, output_dir=output_dir,
+                fresh_kernels=fresh_kernels)
 
 
 def _earlier_results(data_dir: Path, round_id: str) -> tuple[Path, ...]:
@@ -306,14 +312,16 @@ def _write_stamp(job: NotebookJob, digests: dict[str, str]) -> None:
 
 # --- run ------------------------------------------------------------------------------------------
 
-def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> NotebookResult:
+def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_kernel: bool = False,
+             kernel_log: Path | None = None) -> NotebookResult:
     """Run one notebook with papermill (in a worker process). The notebook is written beside its final
     name while it runs and renamed into place at the end, finished or failed (a failed one keeps its
     partial output and papermill's banner pointing at the failing cell).
 
-    The kernel is stopped at once when the last cell has replied (nbclient's ``immediate``) rather
-    than waited on for ~0.5 s to exit by itself: every output has arrived by then, and a worker
-    waiting on a kernel's exit is a core left idle."""
+    The worker's kernel is reused, reset, from one notebook to the next (see ``papermill_engine``);
+    with ``fresh_kernel`` each notebook gets its own, stopped at once when the last cell has replied
+    (nbclient's ``immediate``): every output has arrived by then, and a worker waiting ~0.5 s on a
+    kernel's exit is an idle core."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -324,17 +332,18 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None) -> Notebook
     started = time.perf_counter()
     partial = job.output.with_name(f".{job.output.stem}.running.ipynb")
     job.stamp.unlink(missing_ok=True)
+    kernel = {} if fresh_kernel else {"km": papermill_engine.worker_kernel(KERNEL)}
     error = None
     try:
-        with _stderr_to(job.output.with_suffix(".kernel.log")):
-            papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters,
-                                       kernel_name=KERNEL, progress_bar=False, cwd=str(paths.ROOT),
-                                       engine_name=papermill_engine.NAME, shutdown_kernel="immediate")
+        papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters, kernel_name=KERNEL,
+                                   progress_bar=False, cwd=str(paths.ROOT), engine_name=papermill_engine.NAME,
+                                   shutdown_kernel="immediate", **kernel)
     except PapermillExecutionError as exc:
         error = _cell_error(job, exc)
     except Exception as exc:  # kernel died, timeout, bad notebook: still a per-notebook failure
-        error = (f"notebook {job.notebook.name} ({job.name}) failed before finishing: {type(exc).__name__}: {exc}"
-                 f"\n    kernel log: {job.output.with_suffix('.kernel.log')}")
+        error = f"notebook {job.notebook.name} ({job.name}) failed before finishing: {type(exc).__name__}: {exc}"
+        if kernel_log:
+            error += f"\n    kernel log: {kernel_log}"
     finally:
         if partial.exists():
             _tag_injected_parameters(partial)
@@ -356,22 +365,6 @@ def _tag_injected_parameters(path: Path) -> None:
             cell.metadata["tags"] = [*tags, "remove-input"]
             nbformat.write(nb, path)
             return
-
-
-@contextlib.contextmanager
-def _stderr_to(log: Path):
-    """Send this process's stderr (and so the kernel's, which inherits it) to ``log`` meanwhile:
-    kernel chatter would drown the progress display, but is kept for when a kernel dies."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with log.open("wb") as handle:
-        os.dup2(handle.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
 
 
 def _cell_error(job: NotebookJob, exc) -> str:
@@ -401,11 +394,11 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
         check_parameters([job for job, *_ in pending])
         for job, _, reason in pending:
             say(f"  {job.name:<12} queued ({reason})")
-        results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan.workers, say)})
+        results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
     return [results[job.name] for job in plan.jobs]
 
 
-def _run_parallel(pending: list, workers: int, say: Callable[[str], None]) -> list[NotebookResult]:
+def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list[NotebookResult]:
     """A process pool where each worker calls papermill; worker state changes come back on a queue."""
     import multiprocessing
     import threading
@@ -420,10 +413,11 @@ def _run_parallel(pending: list, workers: int, say: Callable[[str], None]) -> li
 
     listener = threading.Thread(target=relay, daemon=True)
     listener.start()
+    plan.kernel_log.write_bytes(b"")
     out = []
     try:
-        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=context,
-                                 initializer=_init_worker, initargs=(events,)) as pool:
+        with ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context, initializer=_init_worker,
+                                 initargs=(events, plan.fresh_kernels, plan.kernel_log)) as pool:
             futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
             for future in as_completed(futures):
                 job = futures[future]
@@ -441,16 +435,20 @@ def _run_parallel(pending: list, workers: int, say: Callable[[str], None]) -> li
     return out
 
 
-_EVENTS = None
+_WORKER: dict = {}
 
 
-def _init_worker(events) -> None:
-    global _EVENTS
-    _EVENTS = events
+def _init_worker(events, fresh_kernels: bool, kernel_log: Path) -> None:
+    """Per worker: the progress queue, the kernel policy, and stderr (inherited by kernels) to the log."""
+    _WORKER.update(events=events, fresh_kernel=fresh_kernels, kernel_log=kernel_log)
+    log = os.open(kernel_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 2)
+    os.close(log)
 
 
 def _execute_in_worker(job: NotebookJob, digests: dict[str, str]) -> NotebookResult:
-    return _execute(job, digests, _EVENTS)
+    return _execute(job, digests, _WORKER["events"], fresh_kernel=_WORKER["fresh_kernel"],
+                    kernel_log=_WORKER["kernel_log"])
 
 
 # --- command line ---------------------------------------------------------------------------------
@@ -460,6 +458,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmarks", metavar="LIST", help="comma-separated benchmarks (default: every benchmark with a scored result)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="notebooks run at once (default: CPU count)")
     parser.add_argument("--force", action="store_true", help="re-run every notebook even when its inputs are unchanged")
+    parser.add_argument("--fresh-kernels", action="store_true",
+                        help="start a new kernel for every notebook (default: one kernel per worker, reset between notebooks)")
     parser.add_argument("--focus", dest="focus_submitter", metavar="SUBMITTER", help="submitter to highlight (default: report.yaml's)")
     parser.add_argument("--division", default="closed", choices=("closed", "open"), help="division of scaling and round-over-round charts")
     parser.add_argument("--languages", metavar="LIST", help="comma-separated chart languages (default: report.yaml's, e.g. en,zh-Hant)")
@@ -475,7 +475,8 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
                      data_dir=args.data_dir, output_dir=args.output_dir, prices_file=args.prices,
                      config_file=args.config, focus_submitter=getattr(args, "focus_submitter", None),
                      division=getattr(args, "division", "closed"), languages=split(getattr(args, "languages", None)),
-                     jobs=getattr(args, "jobs", None), force=getattr(args, "force", False))
+                     jobs=getattr(args, "jobs", None), force=getattr(args, "force", False),
+                     fresh_kernels=getattr(args, "fresh_kernels", False))
 
 
 def summarize(results: list[NotebookResult], seconds: float) -> int:

@@ -140,3 +140,34 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     assert cli.returncode == 0, cli.stderr
     assert "0 executed, 2 up to date" in cli.stderr
     assert elapsed < 1.0, f"no-op rebuild took {elapsed:.2f} s"
+
+
+def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
+    """One kernel per worker: the second notebook runs in the same process, but sees nothing the first
+    assigned and counts its cells from 1, as in a fresh kernel."""
+    import papermill
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from mlperf_report import papermill_engine
+
+    def notebook(name, *sources):
+        nb = new_notebook(cells=[new_code_cell(s) for s in sources],
+                          metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
+        path = tmp_path / name
+        nbformat.write(nb, path)
+        return path
+
+    first = notebook("first.ipynb", "leak = 1", "import os; pid = os.getpid(); print(pid)")
+    second = notebook("second.ipynb", "import os; print(os.getpid())", "assert 'leak' not in globals(), 'state leaked'")
+    try:
+        runs = []
+        for path in (first, second):
+            km = papermill_engine.worker_kernel("python3")
+            papermill.execute_notebook(str(path), str(path.with_suffix(".out.ipynb")), kernel_name="python3",
+                                       progress_bar=False, engine_name=papermill_engine.NAME, km=km)
+            runs.append(nbformat.read(path.with_suffix(".out.ipynb"), as_version=4))
+    finally:
+        papermill_engine.shutdown_kernels()
+    pids = [run.cells[1 if i == 0 else 0].outputs[0]["text"].strip() for i, run in enumerate(runs)]
+    assert pids[0] == pids[1]  # the same kernel process...
+    assert [c.execution_count for c in runs[1].cells] == [1, 2]  # ...reset: counts from 1, no leaked names
