@@ -161,9 +161,9 @@ def cached_pdf(html: str, resources: dict, lang: str, cache_dir: Path | None,
     nothing changed then costs no WeasyPrint run); (pdf, came from cache)."""
     if cache_dir is None or renderer is not render_pdf:
         return renderer(html, resources), False
-    import weasyprint
+    from importlib.metadata import version  # not `import weasyprint`: a cache hit needs no WeasyPrint
 
-    digest = hashlib.sha256(f"{weasyprint.__version__}|".encode() + html.encode("utf-8"))
+    digest = hashlib.sha256(f"{version('weasyprint')}|".encode() + html.encode("utf-8"))
     for name in sorted(resources):
         digest.update(name.encode() + b"\0" + resources[name][0])
     key = digest.hexdigest()[:24]

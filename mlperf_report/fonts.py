@@ -112,7 +112,7 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
     cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
     if cached and cached.is_file():
         return cached.read_bytes()
-    font = TTFont(str(path), fontNumber=face_index or 0)
+    font = TTFont(str(path), fontNumber=face_index or 0, recalcTimestamp=False)  # same input, same bytes
     options = subset.Options()
     options.flavor = flavor
     options.notdef_outline = True

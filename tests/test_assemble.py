@@ -258,3 +258,45 @@ def test_executed_notebooks_are_read_not_changed(built):
     for path in built["notebooks"]:
         nb = nbformat.read(str(path), as_version=4)
         assert any(rf.PARAMETER_MARKER in cell.source for cell in nb.cells) or path.stem == "summary"
+
+
+# --- printing never fetches; unchanged pages are not printed twice; languages side by side ---------------
+
+
+def test_printing_refuses_anything_but_inline_resources():
+    from weasyprint.urls import FatalURLFetchingError
+
+    with pytest.raises(FatalURLFetchingError):
+        assemble.render_pdf('<p>logo</p><img src="http://127.0.0.1:9/logo.png">')
+    with pytest.raises(FatalURLFetchingError):
+        assemble.render_pdf('<link rel="stylesheet" href="file:///etc/hostname"><p>x</p>')
+    assert assemble.render_pdf('<img src="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMj'
+                               'AwMC9zdmciIHdpZHRoPSIxIiBoZWlnaHQ9IjEiLz4=">').startswith(b"%PDF")
+
+
+def test_an_unchanged_page_reuses_its_pdf_and_a_changed_one_does_not(tmp_path):
+    notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    args = (ROUND, "en", notebooks, rf.NARRATIVE["en"], rf.NOTES["en"], tmp_path / "out", TITLE)
+    first = assemble.assemble_report(*args, "2026-12-01", cache_dir=tmp_path / "cache")
+    pdf = first.pdf_path.read_bytes()
+    again = assemble.assemble_report(*args, "2026-12-01", cache_dir=tmp_path / "cache")
+    assert "pdf_cached" in again.timings and "pdf" not in again.timings
+    assert again.pdf_path.read_bytes() == pdf
+    changed = assemble.assemble_report(*args, "2026-12-02", cache_dir=tmp_path / "cache")
+    assert "pdf" in changed.timings and changed.pdf_path.read_bytes() != pdf
+    assert len(list((tmp_path / "cache" / "pdf").glob("en-*.pdf"))) == 1, "one cached PDF per language"
+
+
+def test_languages_side_by_side_give_the_same_files_and_the_first_error(tmp_path):
+    notebooks = tuple(rf.write_notebooks(tmp_path / "nb", benchmarks=("bert",)))
+    requests = [assemble.ReportRequest(ROUND, lang, notebooks, rf.NARRATIVE[lang], rf.NOTES[lang], tmp_path / lang,
+                                       TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path / "cache")
+                for lang in rf.LANGS]
+    broken = assemble.ReportRequest(ROUND, "en", (tmp_path / "missing.ipynb",), "", "", tmp_path / "broken",
+                                    TITLE, "2026-12-02", pdf=False, cache_dir=None)
+    with pytest.raises(InputError, match="missing.ipynb"):
+        assemble.assemble_reports([*requests, broken], workers=2)
+    assert not (tmp_path / "broken").exists()
+    side_by_side = {lang: (tmp_path / lang / f"report.{lang}.html").read_bytes() for lang in rf.LANGS}
+    for request, report in zip(requests, assemble.assemble_reports(requests, workers=1)):
+        assert report.html_path.read_bytes() == side_by_side[request.lang]
