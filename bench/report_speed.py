@@ -11,6 +11,7 @@ the sizes of the files.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -29,6 +30,7 @@ def main() -> int:
     parser.add_argument("--charts", type=int, default=5, help="charts per benchmark and language (stand-in round)")
     args = parser.parse_args()
 
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     started = time.perf_counter()
     from mlperf_report import assemble
     import nbconvert  # noqa: F401
@@ -58,10 +60,12 @@ def main() -> int:
                              ("cold, both languages at once", 2)):
             if run.startswith("cold"):
                 shutil.rmtree(tmp / "cache", ignore_errors=True)
-            total = time.perf_counter()
+            total, cpu = time.perf_counter(), time.process_time()
             reports = assemble.assemble_reports(requests, workers=workers)
-            wall = time.perf_counter() - total
-            print(f"{run}: {wall:.2f} s")
+            wall, cpu = time.perf_counter() - total, time.process_time() - cpu
+            # CPU time of this process is what an idle machine would take for the in-process runs;
+            # the wall time also counts other programs sharing the two cores.
+            print(f"{run}: {wall:.2f} s wall" + (f", {cpu:.2f} s CPU" if workers == 1 else ""))
             for report in reports:
                 steps = ", ".join(f"{name} {seconds:.2f}" for name, seconds in report.timings.items())
                 print(f"  {report.lang:8s} {steps} s | html {report.html_path.stat().st_size / 1e6:.2f} MB,"
