@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import functools
 import hashlib
 import json
 import os
@@ -201,14 +202,33 @@ def check_parameters(jobs: tuple[NotebookJob, ...] | list[NotebookJob]) -> None:
 # --- cache ----------------------------------------------------------------------------------------
 
 def _file_digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except FileNotFoundError:
+    return _digest(_file_key(path))
+
+
+@functools.lru_cache(maxsize=None)
+def _digest(key: tuple) -> str:
+    """Content hash of a file, read once per build however many notebooks depend on it."""
+    if key[1] is None:
         return "missing"
+    return hashlib.sha256(Path(key[0]).read_bytes()).hexdigest()
 
 
 def package_modules(notebook: Path) -> list[Path]:
     """Source files of the ``mlperf_report`` modules a notebook imports, followed transitively."""
+    return list(_package_modules(notebook, _file_key(notebook)))
+
+
+def _file_key(path: Path) -> tuple:
+    """What says a file is unchanged within one build (modification time and size)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (str(path), None, None)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _package_modules(notebook: Path, _key: tuple) -> tuple[Path, ...]:
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
                for c in nb.get("cells", []) if c.get("cell_type") == "code"]
@@ -221,7 +241,7 @@ def package_modules(notebook: Path) -> list[Path]:
             continue
         seen.add(path)
         todo.extend(_imported_modules(path.read_text(encoding="utf-8")))
-    return sorted(seen)
+    return tuple(sorted(seen))
 
 
 def _imported_modules(source: str) -> list[str]:
@@ -379,7 +399,7 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
     One failing notebook does not stop the others. ``progress`` gets one line per state change
     (default: printed to stderr).
     """
-    say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+    say = _serialized(progress or _print_line)
     results: dict[str, NotebookResult] = {}
     pending = []
     for job in plan.jobs:
@@ -396,6 +416,24 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
             say(f"  {job.name:<12} queued ({reason})")
         results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
     return [results[job.name] for job in plan.jobs]
+
+
+def _print_line(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _serialized(say: Callable[[str], None]) -> Callable[[str], None]:
+    """Progress lines come from two threads (worker events, finished futures): one line at a time."""
+    import threading
+
+    lock = threading.Lock()
+
+    def locked(line: str) -> None:
+        with lock:
+            say(line)
+
+    return locked
 
 
 def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list[NotebookResult]:
