@@ -47,6 +47,7 @@ _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)
 _HEADING_TAG = re.compile(r"<(/?)h([1-6])\b", re.IGNORECASE)
 _ANCHOR_LINK = re.compile(r'<a class="anchor-link" href="#[^"]*">(?:¶|&#182;|&para;)</a>')
 _HEADING_ID = re.compile(r'<h([1-6]) id="[^"]*">')
+_TABLE = re.compile(r"(<table\b.*?</table\s*>)", re.IGNORECASE | re.DOTALL)
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
@@ -190,4 +191,5 @@ def fragment_section(html: str, section_id: str, title: str, kind: str) -> Secti
     if match:
         title = re.sub(r"<[^>]+>", "", match.group(2)).strip() or title
         html = html[match.end() :]
+    html = _TABLE.sub(r'<div class="table-wrap">\1</div>', html)  # wide tables scroll on a phone
     return Section(id=section_id, title=title, html=shift_headings(html.strip()), kind=kind)

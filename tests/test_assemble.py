@@ -190,6 +190,13 @@ def test_narrative_and_notes_are_real_html_text(built, lang):
     assert f'<h2>{headline}</h2>' in html_of(built, lang), "the narrative's headline becomes its section title"
 
 
+def test_narrative_tables_scroll_sideways_instead_of_widening_the_page():
+    section = report_sections.fragment_section("<h2>Results</h2><p>x</p><table><tr><td>1</td></tr></table>",
+                                               "sec-highlights", "Highlights", "narrative")
+    assert section.title == "Results"
+    assert section.html == '<p>x</p><div class="table-wrap"><table><tr><td>1</td></tr></table></div>'
+
+
 def test_cover_shows_title_round_and_date(built):
     text = " ".join(parse(html_of(built, "en")).text)
     assert TITLE in text and "MLPerf Training v1.0" in text and "2026-12-02" in text
