@@ -18,8 +18,9 @@ from mlperf_report.config import DIVISIONS, Baseline
 from mlperf_report.prices import Catalogue
 from mlperf_report.rounds import benchmark_model, benchmark_title
 
-_TEXT_FIELDS = ("submitter", "system_id", "system_name", "display_name", "division", "availability",
-                "accelerator_model", "host_processor_model", "framework")
+#: SYSTEM_RESULT fields in contract order; ``minutes`` is the results table's ``score_min``.
+_SYSTEM_FIELDS = ("submitter", "system_id", "system_name", "display_name", "division", "availability", "minutes",
+                  "accelerators", "accelerator_model", "host_processors", "host_processor_model", "nodes", "framework")
 _COUNT_FIELDS = ("accelerators", "host_processors", "nodes")
 
 
@@ -35,19 +36,19 @@ def _plain(value):
 
 
 def system_result(row: pd.Series | None, *, round_id: str) -> dict | None:
-    """The SYSTEM_RESULT object of one results row."""
+    """The SYSTEM_RESULT object of one results row; ``result_id`` is round/division/submitter/system/benchmark."""
     if row is None:
         return None
-    out = {field: _plain(row.get(field)) for field in _TEXT_FIELDS[:4]}
-    out["division"] = _plain(row.get("division"))
-    out["availability"] = _plain(row.get("availability"))
-    minutes = _plain(row.get("score_min"))
-    out["minutes"] = float(minutes) if minutes is not None else None
-    for field in ("accelerators", "accelerator_model", "host_processors", "host_processor_model", "nodes", "framework"):
-        value = _plain(row.get(field))
-        out[field] = int(value) if field in _COUNT_FIELDS and value is not None else value
-    out["result_id"] = "/".join(str(_plain(row.get(k))) for k in ("division", "submitter", "system_id", "benchmark"))
-    out["result_id"] = f"{round_id}/{out['result_id']}"
+    out = {}
+    for name in _SYSTEM_FIELDS:
+        value = _plain(row.get("score_min" if name == "minutes" else name))
+        if value is not None and name == "minutes":
+            value = float(value)
+        elif value is not None and name in _COUNT_FIELDS:
+            value = int(value)
+        out[name] = value
+    key = (round_id, *(_plain(row.get(k)) for k in ("division", "submitter", "system_id", "benchmark")))
+    out["result_id"] = "/".join(str(part) for part in key)
     return out
 
 
