@@ -109,6 +109,7 @@ def benchmark_figures(results: pd.DataFrame, *, round_id: str, benchmark: str, f
         "fastest": {d: system_result(fastest[d], round_id=round_id) for d in DIVISIONS},
         "focus": {d: [system_result(r, round_id=round_id) for _, r in focus[d].iterrows()] for d in DIVISIONS},
         "baseline": system_result(base_row, round_id=round_id),
+        "baseline_rule": metrics.baseline_rule(base_row, benchmark=benchmark, baseline=baseline, system_id=baseline_system),
         "perf_per_dollar": perf_per_dollar_entries(perf, submitter=focus_submitter, round_id=round_id),
         "previous_round": previous,
         "unscored": _unscored(results, benchmark),

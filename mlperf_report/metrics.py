@@ -88,16 +88,28 @@ def focus_results(results: pd.DataFrame, *, benchmark: str, submitter: str) -> d
 def resolve_baseline(results: pd.DataFrame, *, benchmark: str, baseline: Baseline,
                      system_id: str | None = None) -> pd.Series | None:
     """The comparison system's scored result: ``system_id`` (or the one the configuration names for
-    the benchmark), else the baseline submitter's fastest system with the configured accelerator
-    count in the configured division."""
+    the benchmark) when this round has it, else the baseline submitter's fastest system with the
+    configured accelerator count in the configured division (named systems are round-specific:
+    ``dgxa100_ngc21.05_mxnet`` is v1.0's DGX A100, v1.1 calls it ``dgxa100_ngc21.09_mxnet``)."""
     df = scored(results, benchmark=benchmark, division=baseline.division)
     df = df[df["submitter"].str.lower() == baseline.submitter.lower()]
     wanted = system_id or baseline.system_for(benchmark)
     if wanted:
-        df = df[df["system_id"].str.lower() == wanted.lower()]
-    else:
-        df = df[df["accelerators"] == baseline.accelerators]
+        named = df[df["system_id"].str.lower() == wanted.lower()]
+        if len(named):
+            return named.iloc[0]
+    df = df[df["accelerators"] == baseline.accelerators]
     return df.iloc[0] if len(df) else None
+
+
+def baseline_rule(row: pd.Series | None, *, benchmark: str, baseline: Baseline, system_id: str | None = None) -> dict:
+    """How the baseline was chosen, for the record: the named system, or the default rule."""
+    named = system_id or baseline.system_for(benchmark)
+    used = None
+    if row is not None:
+        used = "named" if named and str(row["system_id"]).lower() == named.lower() else "default"
+    return {"used": used, "named": named,
+            "default": {"submitter": baseline.submitter, "accelerators": baseline.accelerators, "division": baseline.division}}
 
 
 def with_prices(results: pd.DataFrame, catalogue: Catalogue, round_id: str | None = None) -> pd.DataFrame:

@@ -54,6 +54,12 @@ def test_baseline_by_name_and_by_default_accelerator_count(v10):
     default = Baseline(submitter="NVIDIA", accelerators=8)
     assert metrics.resolve_baseline(v10, benchmark="bert", baseline=default)["system_id"] == "dgxa100_ngc21.05_pytorch"
     assert metrics.resolve_baseline(v10, benchmark="bert", baseline=Baseline(submitter="Nobody")) is None
+    # a named system this round does not have: the default rule, and the record says so
+    renamed = Baseline(submitter="NVIDIA", accelerators=8, systems={"resnet": "dgxa100_ngc21.09_mxnet"})
+    row = metrics.resolve_baseline(v10, benchmark="resnet", baseline=renamed)
+    assert row["system_id"] == "dgxa100_ngc21.05_mxnet"
+    assert metrics.baseline_rule(row, benchmark="resnet", baseline=renamed)["used"] == "default"
+    assert metrics.baseline_rule(row, benchmark="resnet", baseline=BASELINE)["used"] == "named"
 
 
 @pytest.mark.parametrize("benchmark, system, expected", [

@@ -92,7 +92,7 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir
     text = job.figures.read_text(encoding="utf-8")
     got = json.loads(text)
     assert list(got) == ["round", "benchmark", "benchmark_title", "benchmark_model", "focus_submitter", "fastest",
-                         "focus", "baseline", "perf_per_dollar", "previous_round", "unscored"]
+                         "focus", "baseline", "baseline_rule", "perf_per_dollar", "previous_round", "unscored"]
     assert got["baseline"]["system_id"] == "dgxa100_ngc21.05_mxnet" and got["baseline"]["minutes"] == 28.77
     assert [r["minutes"] for r in got["focus"]["closed"]] == [14.48, 37.12]
     [ppd] = got["perf_per_dollar"]
