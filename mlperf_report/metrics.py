@@ -16,6 +16,7 @@ from mlperf_report.prices import Catalogue
 from mlperf_report.rounds import parse_round
 
 _ORDER = ["score_min", "submitter", "system_id", "division"]
+_KEY_COLUMNS = ("division", "submitter", "system_id", "benchmark", "status")
 _INT_COLUMNS = ("accelerators", "host_processors", "nodes", "runs_found", "runs_required", "runs_converged")
 
 
@@ -29,6 +30,11 @@ def prepare_results(results: pd.DataFrame, catalogue: Catalogue | None = None, r
     for column in ("submitter", "system_id", "system_name", "division", "benchmark", "status"):
         if column in df:
             df[column] = df[column].astype("string")
+    # Key columns never NA (a result whose systems JSON is missing has no division): comparisons on
+    # them must be True or False, and the row still shows up, with its status, in the results table.
+    for column in _KEY_COLUMNS:
+        if column in df:
+            df[column] = df[column].fillna("")
     catalogue = catalogue or Catalogue()
     df["display_name"] = [catalogue.display_name(_row_dict(row), round_id) for _, row in df.iterrows()]
     return df
@@ -171,6 +177,7 @@ def ideal_scaling(points: pd.DataFrame) -> pd.DataFrame:
 
 def run_times(runs: pd.DataFrame, *, benchmark: str, systems: pd.DataFrame) -> pd.DataFrame:
     """Every run of the given systems (rows with division, submitter, system_id, display_name)."""
+    runs = runs.assign(**{c: runs[c].astype("string").fillna("") for c in _KEY_COLUMNS if c in runs})
     df = runs[runs["benchmark"] == benchmark].copy()
     df["time_to_train_min"] = pd.to_numeric(df["time_to_train_min"], errors="coerce")
     df["converged"] = df["converged"].astype(str).str.lower().isin(["true", "1", "yes"])

@@ -159,3 +159,16 @@ def test_embedded_v10_tables_give_the_press_release_figures():
     assert round(bert["focus"]["open"][0]["minutes"], 2) == 9.39 and bert["fastest"]["open"]["submitter"] == "Graphcore"
     assert [round(e["ratio"], 2) for e in resnet["perf_per_dollar"]] == [1.55]
     assert [round(e["ratio"], 2) for e in bert["perf_per_dollar"]] == [1.26]
+
+
+def test_a_result_without_division_is_kept_and_compares_cleanly():
+    rows = [r for r in V10 if r[4] == "resnet"] + [("", "Alibaba", "a100-8", "", "resnet", None, 8, 2, 1, "", "incomplete")]
+    df = frame(rows)
+    assert df[df["system_id"] == "a100-8"]["division"].tolist() == [""]
+    assert "a100-8" in metrics.unscored(df, benchmark="resnet")["system_id"].tolist()
+    assert len(metrics.scored(df, benchmark="resnet", division="closed")) == 5
+    from mlperf_report.html_tables import results_table
+
+    table = results_table(df[df["benchmark"] == "resnet"], lang="en")
+    row = table[table["System"] == "a100-8"].iloc[0]
+    assert (row["Division"], row["Status"]) == ("", "incomplete: 1 of 5 runs present")
