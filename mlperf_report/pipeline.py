@@ -454,8 +454,9 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
     plan.kernel_log.write_bytes(b"")
     out = []
     try:
-        with ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context, initializer=_init_worker,
-                                 initargs=(events, plan.fresh_kernels, plan.kernel_log)) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context,
+                                   initializer=_init_worker, initargs=(events, plan.fresh_kernels, plan.kernel_log))
+        try:
             futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
             for future in as_completed(futures):
                 job = futures[future]
@@ -467,6 +468,10 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
                 out.append(result)
                 state = f"done in {result.seconds:.1f} s" if result.ok else "FAILED"
                 say(f"  {result.name:<12} {state}")
+        except BaseException:  # Ctrl-C: start nothing more (kernels exit with their workers)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     finally:
         events.put(None)
         listener.join(timeout=5)
