@@ -35,10 +35,15 @@ def _axes(ax):
     return plt.gca() if ax is None else ax
 
 
-def system_labels(data: pd.DataFrame) -> list[str]:
-    """Readable, unique y labels: display name, with the folder name where two would look alike."""
+def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
+    """Readable, unique y labels: display name (with the submitter when the name lacks it); where two
+    would look alike, the division, and failing that the folder name, tells them apart."""
     names = [name if submitter.lower() in name.lower() else f"{submitter} {name}"
              for submitter, name in zip(data["submitter"].astype(str), data["display_name"].astype(str))]
+    if len(set(names)) < len(names) and "division" in data:
+        counts = pd.Series(names).value_counts()
+        names = [f"{name} ({label(f'division.{div}', lang)})" if counts[name] > 1 and div in ("closed", "open") else name
+                 for name, div in zip(names, data["division"].astype(str))]
     counts = pd.Series(names).value_counts()
     return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
 
@@ -87,7 +92,7 @@ def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tup
     divisions = [d for d in ("closed", "open") if (data["division"] == d).any()]
     df = pd.concat([data[data["division"] == d].sort_values(["score_min", "submitter", "system_id"], kind="mergesort")
                     for d in divisions], ignore_index=True)
-    df = df.assign(_label=system_labels(df), _group=_groups(df, focus, baseline))
+    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, baseline))
     hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
     sns.barplot(data=df, x="score_min", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
                 palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
@@ -153,7 +158,7 @@ def perf_per_dollar(data: pd.DataFrame, *, focus: str | None = None, baseline_na
         return _empty(ax, lang)
     baseline = df[df["is_baseline"]]
     base_key = (str(baseline["submitter"].iloc[0]), str(baseline["system_id"].iloc[0])) if len(baseline) else None
-    df = df.assign(_label=system_labels(df), _group=_groups(df, focus, base_key), ratio=df["ratio"].astype(float))
+    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, base_key), ratio=df["ratio"].astype(float))
     hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
     sns.barplot(data=df, x="ratio", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
                 palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
@@ -174,7 +179,7 @@ def run_spread(data: pd.DataFrame, *, focus: str | None = None, baseline: tuple[
     if data.empty:
         return _empty(ax, lang)
     systems = data.drop_duplicates(["division", "submitter", "system_id"])[["division", "submitter", "system_id", "display_name"]]
-    systems = systems.assign(_label=system_labels(systems), _group=_groups(systems, focus, baseline))
+    systems = systems.assign(_label=system_labels(systems, lang), _group=_groups(systems, focus, baseline))
     df = data.merge(systems[["division", "submitter", "system_id", "_label", "_group"]],
                     on=["division", "submitter", "system_id"])
     order = systems["_label"].tolist()

@@ -45,11 +45,18 @@ def test_time_to_train_bars_sorted_divisions_apart_focus_highlighted(v10, ax):
     charts.time_to_train(data, focus="Graphcore", baseline=("NVIDIA", "dgxa100_ngc21.05_pytorch"), benchmark="BERT", ax=ax)
     got = bars(ax)
     assert [(name, round(w, 2)) for name, w, _ in got] == [
-        ("Graphcore IPU-POD64 [ipu-pod64-POPART-closed]", 11.08), ("NVIDIA DGX A100 640GB", 21.69),
-        ("Graphcore IPU-POD16", 34.49), ("Graphcore IPU-POD64 [ipu-pod64-POPART-open]", 9.39)]  # open last
+        ("Graphcore IPU-POD64 (closed)", 11.08), ("NVIDIA DGX A100 640GB", 21.69),
+        ("Graphcore IPU-POD16", 34.49), ("Graphcore IPU-POD64 (open)", 9.39)]  # open last
     assert [c for *_, c in got] == [FOCUS, BASE, FOCUS, FOCUS]
     assert ax.get_title() == "Time to train, BERT" and "minutes" in ax.get_xlabel()
     assert {t.get_text() for t in ax.texts} >= {"Closed division", "Open division"}
+
+
+def test_labels_tell_look_alike_systems_apart():
+    df = pd.DataFrame({"submitter": ["Acme", "Acme", "Acme", "Beta"], "division": ["closed", "open", "closed", "closed"],
+                       "system_id": ["a1", "a2", "a3", "b"], "display_name": ["Box", "Box", "Box", "Beta Crate"]})
+    assert charts.system_labels(df) == ["Acme Box (closed) [a1]", "Acme Box (open)", "Acme Box (closed) [a3]", "Beta Crate"]
+    assert charts.system_labels(df, "zh-Hant")[1] == "Acme Box (開放)"
 
 
 def test_perf_per_dollar_bars_are_ratios_and_skip_unpriced(v10, ax):
