@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mlperf_report import paths, pipeline  # noqa: E402
+from mlperf_report.jobs import KERNEL  # noqa: E402
 
 PAPERMILL = Path(sys.executable).with_name("papermill")
 
@@ -41,7 +42,7 @@ def sequential_cli(plan: pipeline.Plan, out: Path) -> float:
     for job in plan.jobs:
         target = out / f"{job.name}.ipynb"
         cmd = [str(PAPERMILL), str(job.notebook), str(target), "-y", yaml.safe_dump(job.parameters),
-               "-k", pipeline.KERNEL, "--cwd", str(paths.ROOT), "--no-progress-bar"]
+               "-k", KERNEL, "--cwd", str(paths.ROOT), "--no-progress-bar"]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"papermill CLI failed on {job.name}:\n{done.stderr[-2000:]}")

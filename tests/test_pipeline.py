@@ -11,7 +11,7 @@ import time
 import nbformat
 import pytest
 
-from mlperf_report import paths, pipeline
+from mlperf_report import paths, pipeline, stamps
 from mlperf_report.errors import InputError, UserError
 from synthetic_round import write_tree
 
@@ -66,25 +66,25 @@ def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path)
     prices = tmp_path / "prices.yaml"
     shutil.copy(paths.PRICES, prices)
     job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"], prices_file=prices).jobs[0]
-    before = pipeline.input_hash(job)
-    assert pipeline.input_hash(job) == before
-    modules = {p.name for p in pipeline.package_modules(job.notebook)}
+    before = stamps.input_hash(job)
+    assert stamps.input_hash(job) == before
+    modules = {p.name for p in stamps.package_modules(job.notebook)}
     assert {"charts.py", "metrics.py", "prices.py", "style.py", "fonts.py", "figures.py"} <= modules
-    assert "pipeline.py" not in modules and "cli.py" not in modules  # not used by the notebook
+    assert "pipeline.py" not in modules and "runner.py" not in modules and "cli.py" not in modules  # not used by the notebook
     with prices.open("a") as handle:
         handle.write("\n# a comment is a change too\n")
-    assert pipeline.input_hash(job) != before
+    assert stamps.input_hash(job) != before
     config = tmp_path / "report.yaml"
     config.write_text(paths.REPORT_CONFIG.read_text() + "\n")
     job = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "config_file": str(config)},
                        "inputs": tuple(config if p == paths.REPORT_CONFIG else p for p in job.inputs)})
-    with_config = pipeline.input_hash(job)
+    with_config = stamps.input_hash(job)
     config.write_text(paths.REPORT_CONFIG.read_text().replace("default_list:", "default_list:  ") + "# mail only\n")
-    assert pipeline.input_hash(job) == with_config  # the mail section is not the notebooks' business
+    assert stamps.input_hash(job) == with_config  # the mail section is not the notebooks' business
     config.write_text(paths.REPORT_CONFIG.read_text().replace("focus_submitter: Graphcore", "focus_submitter: NVIDIA"))
-    assert pipeline.input_hash(job) != with_config
+    assert stamps.input_hash(job) != with_config
     other = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "division": "open"}})
-    assert pipeline.input_hash(other) != pipeline.input_hash(job)
+    assert stamps.input_hash(other) != stamps.input_hash(job)
 
 
 def break_runs_table(data_dir):
@@ -129,7 +129,7 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     with (data_dir / "training-v1.0" / "runs.csv").open("a") as handle:
         handle.write("\n")
     resnet_job = plan.jobs[0]
-    assert pipeline.stale_reason(resnet_job, pipeline.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
+    assert stamps.stale_reason(resnet_job, stamps.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
     write_tree(data_dir)
 
     started = time.perf_counter()
