@@ -78,7 +78,3 @@ def keys() -> list[str]:
     """Every label key, for tests that check all languages are complete."""
     return sorted(_LABELS)
 
-
-def texts(lang: str) -> str:
-    """All label text of one language, to check a font covers it."""
-    return "".join(entry[lang] for entry in _LABELS.values())

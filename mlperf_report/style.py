@@ -108,20 +108,6 @@ def to_svg(fig) -> str:
     return buffer.getvalue()
 
 
-def highlight_colors(submitters: Iterable[str], *, focus: str | None, baseline: Iterable[str] = ()) -> list[str]:
-    """One colour per item: focus submitter, baseline (by position mask) or other."""
-    base = list(baseline)
-    out = []
-    for i, submitter in enumerate(submitters):
-        if focus is not None and str(submitter).lower() == focus.lower():
-            out.append(FOCUS_COLOR)
-        elif i < len(base) and base[i]:
-            out.append(BASELINE_COLOR)
-        else:
-            out.append(OTHER_COLOR)
-    return out
-
-
 def submitter_palette(submitters: Iterable[str], *, focus: str | None) -> dict[str, str]:
     """Stable colour per submitter (alphabetical order), the focus submitter in the focus colour."""
     palette, i = {}, 0
