@@ -141,10 +141,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-dir", type=Path, default=paths.OUTPUT, help="folder for everything generated (default: output/)")
     parser.add_argument("--prices", type=Path, default=paths.PRICES, help="price catalogue (default: data/prices.yaml)")
     parser.add_argument("--config", type=Path, default=paths.REPORT_CONFIG, help="report configuration (default: data/report.yaml)")
+    parser.add_argument("--no-assemble", action="store_true", help="run the notebooks only; no narrative, HTML or PDF")
+
+
+def split_list(text: str | None) -> list[str] | None:
+    """``"a, b"`` → ``["a", "b"]``; None when the option was not given."""
+    return [part.strip() for part in text.split(",") if part.strip()] if text else None
 
 
 def plan_from_args(args: argparse.Namespace) -> Plan:
-    split = lambda text: [part.strip() for part in text.split(",") if part.strip()] if text else None  # noqa: E731
+    split = split_list
     return make_plan(round_id=getattr(args, "round_id", None), benchmarks=split(getattr(args, "benchmarks", None)),
                      data_dir=args.data_dir, output_dir=args.output_dir, prices_file=args.prices,
                      config_file=args.config, focus_submitter=getattr(args, "focus_submitter", None),
@@ -169,4 +175,18 @@ def run(args: argparse.Namespace) -> int:
     plan = plan_from_args(args)
     print(f"report {plan.round_id}: {len(plan.jobs)} notebooks, {plan.workers} at a time", file=sys.stderr)
     results = run_notebooks(plan)
-    return summarize(results, time.perf_counter() - started)
+    status = summarize(results, time.perf_counter() - started)
+    if status or getattr(args, "no_assemble", False):
+        if status:
+            print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
+        return status
+    from mlperf_report.report_build import build_reports
+
+    ordered = sorted(results, key=lambda r: r.name != "summary")  # the round at a glance first
+    written = build_reports(plan, ordered, prices_file=args.prices, config_file=args.config,
+                            languages=split_list(getattr(args, "languages", None)),
+                            focus_submitter=getattr(args, "focus_submitter", None), force=args.force)
+    print(f"done in {time.perf_counter() - started:.1f} s; reports in {plan.output_dir / plan.round_id}:", file=sys.stderr)
+    for path in written:
+        print(f"  {path}")
+    return 0
