@@ -6,7 +6,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 
 import nbformat
 import pytest
@@ -132,14 +131,11 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     assert stamps.stale_reason(resnet_job, stamps.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
     write_tree(data_dir)
 
-    started = time.perf_counter()
     cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
-                          "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out)],
+                          "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out), "--no-assemble"],
                          cwd=paths.ROOT, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
     assert cli.returncode == 0, cli.stderr
-    assert "0 executed, 2 up to date" in cli.stderr
-    assert elapsed < 1.0, f"no-op rebuild took {elapsed:.2f} s"
+    assert "0 executed, 2 up to date" in cli.stderr  # speed of this no-op: bench/notebooks_speed.py
 
 
 def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
