@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv report test bench system-deps clean
+.PHONY: help venv report test bench data system-deps clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -18,7 +18,7 @@ $(STAMP): requirements.txt
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $(STAMP)
 
-system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils, CJK fonts) when missing
+system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils) when missing
 	@bash .ci/system-deps
 
 report: venv  ## build the default report (MLPerf Training v1.0 from data/) into output/
@@ -27,8 +27,15 @@ report: venv  ## build the default report (MLPerf Training v1.0 from data/) into
 test: venv system-deps  ## run the test suite
 	$(PY) -m pytest -q
 
-bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md
+bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs ../shared/mlperf)
 	$(PY) bench/ingest_speed.py
+	$(PY) bench/notebooks_speed.py
+	$(PY) bench/report_speed.py
+	$(PY) bench/build_speed.py
+
+data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
+	for v in 0.7 1.0 1.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \
+	  --absent ../shared/mlperf/ABSENT.txt --quiet || exit 1; done
 
 clean:  ## remove generated output (keeps .venv)
 	rm -rf output

@@ -53,6 +53,22 @@ def unsafe_reason(name: str) -> str | None:
     return None
 
 
+def listing_of(members) -> Listing:
+    """A Listing from an archive's ``(name, size, kind)`` members, kind being dir, file or link."""
+    entries, refused, folders = [], [], []
+    for name, size, kind in members:
+        reason = unsafe_reason(name)
+        if kind == "dir":
+            folders.append(name.rstrip("/"))
+        elif reason:
+            refused.append((name, reason))
+        elif kind != "file":
+            refused.append((name, "link or special file in archive; ignored"))
+        else:
+            entries.append(Entry(name, size))
+    return Listing(sorted(entries, key=lambda e: e.name), sorted(refused), sorted(folders))
+
+
 class Source:
     """Base of every source kind; ``label`` is what the manifest records as the origin."""
 
@@ -75,11 +91,6 @@ class Source:
     def local_path(self, name: str) -> Path | None:
         """A file system path for ``name`` when the source is a folder (lets the scanner mmap)."""
         return None
-
-    @property
-    def parallel(self) -> bool:
-        """Whether worker processes can each open the source and read members independently."""
-        return True
 
     def close(self) -> None:
         pass
@@ -143,19 +154,12 @@ class ZipSource(Source):
         return self._zip
 
     def list(self) -> Listing:
-        entries, refused, folders = [], [], []
-        for info in self.zip.infolist():
+        def kind(info: zipfile.ZipInfo) -> str:
             if info.is_dir():
-                folders.append(info.filename.rstrip("/"))
-                continue
-            reason = unsafe_reason(info.filename)
-            if reason:
-                refused.append((info.filename, reason))
-            elif (info.external_attr >> 16) & 0o170000 == 0o120000:
-                refused.append((info.filename, "symbolic link in archive; ignored"))
-            else:
-                entries.append(Entry(info.filename, info.file_size))
-        return Listing(sorted(entries, key=lambda e: e.name), sorted(refused), sorted(folders))
+                return "dir"
+            return "link" if (info.external_attr >> 16) & 0o170000 == 0o120000 else "file"
+
+        return listing_of((info.filename, info.file_size, kind(info)) for info in self.zip.infolist())
 
     def open(self, name: str) -> BinaryIO:
         return self.zip.open(name)
@@ -171,38 +175,24 @@ class ZipSource(Source):
 
 
 class TarSource(Source):
-    """A tar archive (optionally compressed). Members are read into memory once, lazily: tar has no
-    index, so random access would mean decompressing from the start for every file."""
+    """A tar archive (optionally compressed). Tar has no index, so random access would mean
+    decompressing from the start for every file: members are streamed in one pass instead."""
 
     kind = "tar"
 
     def __init__(self, path: Path):
         super().__init__(str(path), path.name)
         self.path = path
-        self._members: dict[str, tarfile.TarInfo] = {}
 
     def list(self) -> Listing:
-        entries, refused, folders = [], [], []
+        def kind(member: tarfile.TarInfo) -> str:
+            return "dir" if member.isdir() else "file" if member.isfile() else "link"
+
         try:
             with tarfile.open(self.path, "r:*") as tar:
-                for member in tar:
-                    if member.isdir():
-                        folders.append(member.name.rstrip("/"))
-                        continue
-                    reason = unsafe_reason(member.name)
-                    if reason:
-                        refused.append((member.name, reason))
-                    elif not member.isfile():
-                        refused.append((member.name, "link or special file in archive; ignored"))
-                    else:
-                        entries.append(Entry(member.name, member.size))
+                return listing_of((m.name, m.size, kind(m)) for m in tar)
         except (tarfile.TarError, EOFError, OSError) as error:
             raise InputError(f"{self.path}: not a readable tar archive ({error})") from error
-        return Listing(sorted(entries, key=lambda e: e.name), sorted(refused), sorted(folders))
-
-    @property
-    def parallel(self) -> bool:
-        return False
 
     def iter_members(self, names: set[str]) -> Iterator[tuple[str, BinaryIO]]:
         """Stream the wanted members in archive order: one pass over the (compressed) archive."""
