@@ -43,6 +43,11 @@ class ReportConfig:
     source: dict[str, str] = field(default_factory=dict)
     mail: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
+
+    def title_for(self, lang: str) -> str:
+        """The report title in ``lang`` (``title`` may be one text or one per language)."""
+        return self.titles.get(lang, self.title)
 
     def with_overrides(self, **overrides: Any) -> "ReportConfig":
         """A copy with build.py options applied; ``None`` means "not given on the command line"."""
@@ -80,11 +85,14 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}; known keys are {', '.join(sorted(_KNOWN_KEYS))}")
     defaults = ReportConfig()
+    titles = _titles(raw.get("title"), where)
+    languages = _languages(raw.get("languages", list(defaults.languages)), f"{where}: languages")
     return ReportConfig(
-        title=_string(raw, "title", defaults.title, where),
+        title=titles.get(languages[0], next(iter(titles.values()))) if titles else _string(raw, "title", defaults.title, where),
+        titles=titles,
         round=_round(raw.get("round", defaults.round), where),
         focus_submitter=_string(raw, "focus_submitter", defaults.focus_submitter, where),
-        languages=_languages(raw.get("languages", list(defaults.languages)), f"{where}: languages"),
+        languages=languages,
         baseline=_baseline(raw.get("baseline", {}), where),
         source=_mapping(raw, "source", where),
         mail=_mapping(raw, "mail", where),
@@ -97,6 +105,20 @@ def _string(raw: dict, key: str, default: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{where}: {key} must be a non-empty text, got {value!r}")
     return value.strip()
+
+
+def _titles(value: Any, where: str) -> dict[str, str]:
+    """``title: {en: ..., zh-Hant: ...}`` → that mapping; a single text (or nothing) → {}."""
+    if not isinstance(value, dict):
+        return {}
+    bad = {k: v for k, v in value.items() if not isinstance(v, str) or not v.strip()}
+    if bad or not value:
+        raise InputError(f"{where}: title must be a non-empty text or one per language "
+                         f"(e.g. {{en: ..., zh-Hant: ...}}), got {value!r}")
+    unknown = sorted(set(value) - set(LANGUAGES))
+    if unknown:
+        raise InputError(f"{where}: title has unknown language(s) {', '.join(unknown)}; use {', '.join(LANGUAGES)}")
+    return {k: v.strip() for k, v in value.items()}
 
 
 def _mapping(raw: dict, key: str, where: str) -> dict:

@@ -38,7 +38,7 @@ _TEXT = {
         "subject_nofocus": "{round_title} 成績報告",
         "greeting": "{name} 您好：",
         "greeting_noname": "您好：",
-        "intro": "附件為 {round_title} 成績報告（{filename}）。",
+        "intro": "附件為報告「{title}」（{round_title}，{filename}）。",
         "headlines": "重點數據：",
         "notes": "附註：",
         "source": "資料來源：{url}（擷取日期 {retrieved}）。",

@@ -166,11 +166,16 @@ def _composer(config: dict, section: dict, the_round, headlines, now):
 
     round_title = the_round.title.replace("MLPerf", "MLPerf®", 1)  # the mark, as the guidelines want it
 
+    def title_in(title, lang: str) -> str:  # report.yaml's title: one text or one per language
+        if isinstance(title, dict):
+            return str(title.get(lang) or next(iter(title.values()), "MLPerf"))
+        return str(title or "MLPerf")
+
     def compose(job: Job):
         recipient = job.recipient
         filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
         lines, notes = headlines(recipient.lang)
-        text, markup = mail.bodies(recipient, title=str(config.get("title") or "MLPerf"),
+        text, markup = mail.bodies(recipient, title=title_in(config.get("title"), recipient.lang),
                                    round_title=round_title, filename=filename, source=config.get("source"),
                                    headlines=lines, notes=notes)
         message = mail.build_message(

@@ -57,7 +57,8 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     langs = list(config.languages)
     date = report_date(config)
     inputs = report_inputs(plan, results, prices_file, config_file)
-    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus_submitter})
+    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus_submitter,
+                              "titles": [config.title_for(lang) for lang in langs]})
     stamp = round_out / STAMP
     expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
     expected += [round_out / "report.html", round_out / "report.pdf"]
@@ -76,7 +77,8 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     for i, lang in enumerate(langs):
         rendered = narrative.render(figures, summary, config, lang, catalogue=catalogue)
         requests.append(assemble.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
-                                               round_out, config.title, date, default_copy=i == 0))
+                                               round_out, config.title_for(lang), date,
+                                               default_copy=i == 0))
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
     reports = assemble.assemble_reports(requests, workers=min(plan.workers, len(requests)))
     write_text(stamp, digest + "\n")

@@ -188,7 +188,7 @@ def make_project(root: Path, *, smtp: dict | None = None) -> dict:
     import yaml
 
     config = {
-        "title": "MLPerf Training results", "round": ROUND, "focus_submitter": "Graphcore",
+        "title": {"en": "MLPerf Training results", "zh-Hant": "MLPerf Training 測試結果"}, "round": ROUND, "focus_submitter": "Graphcore",
         "languages": ["en", "zh-Hant"],
         "source": {"url": "https://github.com/mlcommons/training_results_v1.0", "retrieved": "2021-06-30"},
         "mail": {

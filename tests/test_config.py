@@ -50,3 +50,14 @@ def test_command_line_overrides_win_and_none_means_not_given():
     assert (changed.focus_submitter, changed.round, changed.languages) == ("NVIDIA", "training-v1.0", ("en",))
     with pytest.raises(InputError, match="not supported"):
         config.with_overrides(languages=["de"])
+
+
+def test_title_may_be_given_per_language():
+    from mlperf_report.config import parse_config
+
+    config = parse_config({"title": {"en": "Results", "zh-Hant": "結果"}, "languages": ["zh-Hant", "en"]})
+    assert (config.title, config.title_for("en"), config.title_for("zh-Hant")) == ("結果", "Results", "結果")
+    plain = parse_config({"title": "One title"})
+    assert plain.title_for("zh-Hant") == "One title"
+    with pytest.raises(InputError, match="unknown language"):
+        parse_config({"title": {"fr": "Résultats"}})

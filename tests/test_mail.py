@@ -151,6 +151,9 @@ def test_dry_run_writes_eml_files_and_sends_nothing(project, server):
     message = smtp_server.Received("", [], (mail_dir / emls[2]).read_bytes()).message
     assert message["Subject"] == "MLPerf® Training v1.0 成績報告：Graphcore"
     assert attachment(message).get_content() == project["reports"]["zh-Hant"]
+    assert "MLPerf Training 測試結果" in message.get_body(("plain",)).get_content()  # the title in their language
+    english = smtp_server.Received("", [], (mail_dir / emls[0]).read_bytes()).message
+    assert "MLPerf Training results" in english.get_body(("plain",)).get_content()
 
 
 def test_dry_run_needs_no_smtp_settings(project):
