@@ -45,6 +45,7 @@ class Entry:
     rounds: tuple[str, ...] = ()
     display_name: str | None = None
     price: Price | None = None
+    cpus_per_server: int | None = None  # host CPUs per server, to count servers from host processors
 
     def matches(self, submitter: str, system_id: str, round_id: str | None) -> bool:
         if self.submitter and self.submitter.lower() != str(submitter).lower():
@@ -115,7 +116,7 @@ def parse_prices(raw: Any, *, where: str = "prices.yaml") -> Catalogue:
     return Catalogue(tuple(_entry(item, f"{where}: systems[{i}]") for i, item in enumerate(raw.get("systems", []))))
 
 
-_ENTRY_KEYS = {"system_id", "pattern", "submitter", "rounds", "display_name", "price"}
+_ENTRY_KEYS = {"system_id", "pattern", "submitter", "rounds", "display_name", "price", "cpus_per_server"}
 
 
 def _entry(item: Any, where: str) -> Entry:
@@ -132,6 +133,9 @@ def _entry(item: Any, where: str) -> Entry:
     name = item.get("system_id") or item.get("pattern")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{where}: system_id / pattern must be a non-empty text")
+    cpus = item.get("cpus_per_server")
+    if cpus is not None and (isinstance(cpus, bool) or not isinstance(cpus, int) or cpus <= 0):
+        raise InputError(f"{where} ({name}): cpus_per_server must be a whole number of host CPUs per server, got {cpus!r}")
     return Entry(
         system_id=item.get("system_id"),
         pattern=item.get("pattern"),
@@ -139,6 +143,7 @@ def _entry(item: Any, where: str) -> Entry:
         rounds=tuple(str(r) for r in rounds),
         display_name=item.get("display_name"),
         price=_price(item["price"], f"{where} ({name}): price") if item.get("price") is not None else None,
+        cpus_per_server=cpus,
     )
 
 

@@ -182,17 +182,15 @@ def test_server_count_footnote_states_its_basis(graphcore, config):
     assert "2 CPUs per server" in servers and "default for dual-socket host servers" in servers
 
 
-def test_a_catalogue_can_set_cpus_per_server_for_its_systems(graphcore, config):
-    class Entry:
-        cpus_per_server = 4
+def test_a_catalogue_can_set_cpus_per_server_for_its_systems(graphcore, config, catalogue):
+    from mlperf_report.prices import parse_prices
 
-    class Catalogue:
-        def lookup(self, submitter, system_id, round_id=None):
-            return Entry() if system_id == "ipu-pod64-TF1" else None
-
-    rendered = text_of(graphcore, config, "en", catalogue=Catalogue())
+    four = parse_prices({"systems": [{"system_id": "ipu-pod64-TF1", "cpus_per_server": 4}]})
+    rendered = text_of(graphcore, config, "en", catalogue=four)
     assert re.search(r"2 host servers\[\d+\] \(8 × AMD EPYC 7742\) for ResNet-50 v1\.5", rendered.narrative)
     assert "4 CPUs per server, as the price catalogue states" in rendered.notes
+    shipped = text_of(graphcore, config, "en", catalogue=catalogue).notes  # data/prices.yaml states 2 for IPU-PODs
+    assert "2 CPUs per server, as the price catalogue states" in paragraph(shipped, "Host servers are counted")
 
 
 def test_configured_result_ids_are_cited(graphcore, config):

@@ -67,3 +67,14 @@ def test_exact_system_id_beats_an_earlier_pattern_and_submitter_filters():
     assert catalogue.price("acme", "box-2").as_dict()["amount"] == 5.5
     assert catalogue.lookup("Other", "box-2").display_name == "Any box"
     assert catalogue.lookup("Other", "crate") is None
+
+
+def test_cpus_per_server_is_a_positive_whole_number():
+    from mlperf_report.errors import InputError
+    from mlperf_report.prices import parse_prices
+
+    catalogue = parse_prices({"systems": [{"pattern": "pod*", "cpus_per_server": 2}]})
+    assert catalogue.lookup("X", "pod16").cpus_per_server == 2
+    for bad in (0, "2", 1.5, True):
+        with pytest.raises(InputError, match="cpus_per_server"):
+            parse_prices({"systems": [{"pattern": "pod*", "cpus_per_server": bad}]})
