@@ -10,7 +10,7 @@ import html
 
 import pandas as pd
 
-from mlperf_report import formatting
+from mlperf_report import formatting, rounds
 from mlperf_report.labels import label
 
 
@@ -26,6 +26,34 @@ def _minutes(value) -> str:
     return "" if pd.isna(value) else formatting.minutes(float(value), places=formatting.TABLE_PLACES)
 
 
+#: Why a result has no score, in Traditional Chinese, from the counts of the results table (the
+#: ``status_detail`` sentence ingest writes is English).
+_STATUS_ZH = {
+    "incomplete": "不完整：僅有 {found} / {required} 次執行結果",
+    "not_converged": "未收斂：{failed} / {found} 次執行失敗，奧林匹克計分最多捨去 {drop} 次",
+    "invalid": "無效：{failed} / {found} 次執行無法計分（含無法讀取的記錄檔）",
+    "no_system_json": "缺少可用的系統描述檔（systems JSON），未計分",
+    "unknown_benchmark": "非 MLPerf Training 已知的基準測試，未計分",
+}
+
+
+def status_text(row, lang: str) -> str:
+    """The status cell: "scored", else why not, in ``lang``."""
+    if row["status"] == "ok":
+        return label("status.ok", lang)
+    template = _STATUS_ZH.get(row["status"]) if lang == "zh-Hant" else None
+    if template is None:
+        return str(row.get("status_detail") or row["status"])
+    found, required, converged = (int(row[c]) if not pd.isna(row.get(c)) else 0
+                                  for c in ("runs_found", "runs_required", "runs_converged"))
+    text = template.format(found=found, required=required, failed=found - converged,
+                           drop=rounds.dropped_each_side(str(row["benchmark"])))
+    absent = row.get("runs_absent")
+    if row["status"] == "incomplete" and not pd.isna(absent) and int(absent) > 0:
+        text += f"（另有 {int(absent)} 個結果檔不在此份資料副本中）"
+    return text
+
+
 def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
     """Every entry of one benchmark: scored ones fastest first per division, then the unscored."""
     df = results.assign(_ok=(results["status"] == "ok"))
@@ -39,8 +67,7 @@ def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
         label("col.framework", lang): df["framework"].fillna("").astype(str),
         label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
         label("col.runs", lang): [_runs(row) for _, row in df.iterrows()],
-        label("col.status", lang): [label("status.ok", lang) if ok else str(detail or status)
-                                    for ok, detail, status in zip(df["_ok"], df["status_detail"].fillna(""), df["status"])],
+        label("col.status", lang): [status_text(row, lang) for _, row in df.iterrows()],
     })
 
 

@@ -34,9 +34,9 @@ RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_
                             "stop_status", "global_batch_size", "seed", "train_samples", "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
-                  "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
+                  "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
                   "host_processor_model", "host_processors", "nodes", "framework"]
-INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged",
+INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_absent",
                "accelerators", "host_processors", "nodes")
 
 

@@ -93,7 +93,7 @@ def score_runs(runs: pd.DataFrame, sets: pd.DataFrame, round_: rounds.Round,
             scaling_factor=scaling.get((record["submitter"], record["system_id"], benchmark)),
             in_round=not allowed or benchmark in allowed,
         )
-        row = {**{k: record[k] for k in RESULT_KEY}, **score.__dict__}
+        row = {**{k: record[k] for k in RESULT_KEY}, **score.__dict__, "runs_absent": int(record.get("absent") or 0)}
         if record.get("absent"):
             row["status_detail"] += f" ({record['absent']} listed as absent from this copy of the tree)"
         if record.get("misnamed") and score.status != "ok":

@@ -172,3 +172,16 @@ def test_a_result_without_division_is_kept_and_compares_cleanly():
     table = results_table(df[df["benchmark"] == "resnet"], lang="en")
     row = table[table["System"] == "a100-8"].iloc[0]
     assert (row["Division"], row["Status"]) == ("", "incomplete: 1 of 5 runs present")
+
+
+def test_unscored_reasons_are_written_in_the_tables_language():
+    from mlperf_report.html_tables import status_text
+
+    incomplete = {"status": "incomplete", "status_detail": "incomplete: 1 of 10 runs present (9 listed as absent "
+                  "from this copy of the tree)", "runs_found": 1, "runs_required": 10, "runs_converged": 1,
+                  "runs_absent": 9, "benchmark": "bert"}
+    assert status_text(incomplete, "en") == incomplete["status_detail"]
+    assert status_text(incomplete, "zh-Hant") == "不完整：僅有 1 / 10 次執行結果（另有 9 個結果檔不在此份資料副本中）"
+    failed = {**incomplete, "status": "not_converged", "runs_found": 10, "runs_converged": 0, "runs_absent": 0}
+    assert status_text(failed, "zh-Hant") == "未收斂：10 / 10 次執行失敗，奧林匹克計分最多捨去 1 次"
+    assert status_text({**failed, "status": "ok"}, "zh-Hant") == "已計分"
