@@ -246,25 +246,25 @@ def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> None:
 # ------------------------------------------------------------------------------------------ results
 
 
-def _minutes(result: Mapping | None) -> float | None:
-    value = (result or {}).get("minutes")
+def _finite(value: Any) -> float | None:
+    """A JSON value as a finite number, or None (missing, text, NaN, a boolean)."""
     if value is None or isinstance(value, bool):
         return None
     try:
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return number if math.isfinite(number) and number > 0 else None
+    return number if math.isfinite(number) else None
+
+
+def _minutes(result: Mapping | None) -> float | None:
+    number = _finite((result or {}).get("minutes"))
+    return number if number is not None and number > 0 else None
 
 
 def _int(value: Any) -> int | None:
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return int(number) if math.isfinite(number) and number.is_integer() and number >= 0 else None
+    number = _finite(value)
+    return int(number) if number is not None and number.is_integer() and number >= 0 else None
 
 
 def _text(value: Any) -> str | None:

@@ -14,12 +14,12 @@ from email.utils import parsedate_to_datetime
 import pypdf
 import pytest
 import smtp_server
-from smtp_server import HOST, PASSWORD, ROUND, MailServer, make_project, self_signed, server_context
+from smtp_server import (FAST, HOST, PASSWORD, ROUND, MailServer, log_entries, make_project, self_signed, send,
+                         server_context)
 
 from mlperf_report import mail, mail_cli, mail_config, report_check, sendlog, smtp_send
 from mlperf_report.errors import UserError
 
-FAST = smtp_send.Retry(attempts=3, backoff=0.01)
 
 
 @pytest.fixture(scope="module")
@@ -38,19 +38,6 @@ def server():
     controller = smtp_server.start(handler)
     yield handler, controller
     controller.stop()
-
-
-def send(project, port, environ=None, **options):
-    environ = {"SMTP_HOST": HOST, "SMTP_PORT": str(port), "SMTP_SECURITY": "none", **(environ or {})}
-    return mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"],
-                                 data_dir=project["data_dir"], output_dir=project["output_dir"],
-                                 environ=environ, retry=FAST, **options)
-
-
-def log_entries(project):
-    """The outcome lines of the send log (each follows its ``sending`` line)."""
-    entries = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
-    return [e for e in entries if e["status"] != sendlog.SENDING]
 
 
 def attachment(message):

@@ -11,12 +11,12 @@ import ssl
 import pytest
 import yaml
 import smtp_server
-from smtp_server import HOST, PASSWORD, ROUND, MailServer, make_project, self_signed, server_context
+from smtp_server import (FAST, HOST, PASSWORD, ROUND, MailServer, log_entries, make_project, self_signed, send,
+                         server_context)
 
 from mlperf_report import mail_cli, sendlog, smtp_send
 from mlperf_report.errors import UserError
 
-FAST = smtp_send.Retry(attempts=3, backoff=0.01)
 
 
 @pytest.fixture
@@ -26,19 +26,6 @@ def project(tmp_path):
 
 def serve(handler, **tls):
     return smtp_server.start(handler, **tls)
-
-
-def send(project, port, environ=None, retry=FAST, **options):
-    environ = {"SMTP_HOST": HOST, "SMTP_PORT": str(port), "SMTP_SECURITY": "none", **(environ or {})}
-    return mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"],
-                                 data_dir=project["data_dir"], output_dir=project["output_dir"],
-                                 environ=environ, retry=retry, **options)
-
-
-def log_entries(project):
-    """The outcome lines of the send log (each follows its ``sending`` line)."""
-    entries = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
-    return [e for e in entries if e["status"] != sendlog.SENDING]
 
 
 def test_451_once_is_retried_and_delivered(project):
