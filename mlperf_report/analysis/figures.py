@@ -56,8 +56,12 @@ def _price(row: pd.Series) -> dict | None:
     if _plain(row.get("price_amount")) is None:
         return None
     amount = float(row["price_amount"])
-    return {"amount": int(amount) if amount.is_integer() else amount, "currency": str(row["price_currency"]),
-            "source": str(row["price_source"]), "date": str(row["price_date"])}
+    price = {"amount": int(amount) if amount.is_integer() else amount, "currency": str(row["price_currency"]),
+             "source": str(row["price_source"]), "date": str(row["price_date"])}
+    by_lang = row.get("price_source_by_lang")
+    if isinstance(by_lang, dict) and by_lang:
+        price["source_by_lang"] = dict(sorted(by_lang.items()))
+    return price
 
 
 def perf_per_dollar_entries(perf: pd.DataFrame, *, submitter: str, round_id: str) -> list[dict]:

@@ -10,6 +10,7 @@ import html
 
 import pandas as pd
 
+from mlperf_report.core import languages
 from mlperf_report.i18n import formatting
 from mlperf_report.suites.training import rounds
 from mlperf_report.i18n.labels import label
@@ -27,31 +28,24 @@ def _minutes(value) -> str:
     return "" if pd.isna(value) else formatting.minutes(float(value), places=formatting.TABLE_PLACES)
 
 
-#: Why a result has no score, in Traditional Chinese, from the counts of the results table (the
-#: ``status_detail`` sentence ingest writes is English).
-_STATUS_ZH = {
-    "incomplete": "不完整：僅有 {found} / {required} 次執行結果",
-    "not_converged": "未收斂：{failed} / {found} 次執行失敗，奧林匹克計分最多捨去 {drop} 次",
-    "invalid": "無效：{failed} / {found} 次執行無法計分（含無法讀取的記錄檔）",
-    "no_system_json": "缺少可用的系統描述檔（systems JSON），未計分",
-    "unknown_benchmark": "非 MLPerf Training 已知的基準測試，未計分",
-}
+#: Statuses whose reason is said from the counts in the report's language (``status.<word>`` in the
+#: catalogue); English reports show the sentence ingest wrote, which says the same with more detail.
+_STATUS_WORDS = ("incomplete", "not_converged", "invalid", "no_system_json", "unknown_benchmark")
 
 
 def status_text(row, lang: str) -> str:
     """The status cell: "scored", else why not, in ``lang``."""
     if row["status"] == "ok":
         return label("status.ok", lang)
-    template = _STATUS_ZH.get(row["status"]) if lang == "zh-Hant" else None
-    if template is None:
+    if lang == languages.SOURCE or row["status"] not in _STATUS_WORDS:
         return str(row.get("status_detail") or row["status"])
     found, required, converged = (int(row[c]) if not pd.isna(row.get(c)) else 0
                                   for c in ("runs_found", "runs_required", "runs_converged"))
-    text = template.format(found=found, required=required, failed=found - converged,
-                           drop=rounds.dropped_each_side(str(row["benchmark"])))
+    text = label(f"status.{row['status']}", lang, found=found, required=required, failed=found - converged,
+                 drop=rounds.dropped_each_side(str(row["benchmark"])))
     absent = row.get("runs_absent")
     if row["status"] == "incomplete" and not pd.isna(absent) and int(absent) > 0:
-        text += f"（另有 {int(absent)} 個結果檔不在此份資料副本中）"
+        text += label("status.absent", lang, absent=int(absent))
     return text
 
 

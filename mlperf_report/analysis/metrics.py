@@ -126,6 +126,7 @@ def with_prices(results: pd.DataFrame, catalogue: Catalogue, round_id: str | Non
     df["price_currency"] = pd.array([p.currency if p else None for p in prices], dtype="string")
     df["price_source"] = pd.array([p.source if p else None for p in prices], dtype="string")
     df["price_date"] = pd.array([p.date if p else None for p in prices], dtype="string")
+    df["price_source_by_lang"] = [dict(p.source_by_lang) if p and p.source_by_lang else None for p in prices]
     return df
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import nbformat
 
 from mlperf_report.core import paths
+from mlperf_report.i18n import catalogue
 
 #: Cell tags whose cells never appear in a report (papermill's parameter cells among them).
 HIDDEN_CELL_TAGS = frozenset({"parameters", "injected-parameters", "remove-cell", "remove_cell", "remove-output"})
@@ -26,11 +27,8 @@ SHOWN_OUTPUT_TYPES = ("display_data", "execute_result")
 #: Mime types a report shows, best first; a bare text/plain repr (``<Figure ...>``) is not content.
 SHOWN_MIME_TYPES = ("image/svg+xml", "image/png", "image/jpeg", "text/html", "text/markdown")
 
-#: Words of the report's own frame, per language (the narrative brings its own words).
-LABELS = {
-    "en": {"contents": "Contents", "highlights": "Highlights", "notes": "Notes and citations", "summary": "Summary"},
-    "zh-Hant": {"contents": "目錄", "highlights": "重點", "notes": "附註與引用", "summary": "總覽"},
-}
+#: Words of the report's own frame; their text per language is in the catalogue (``frame.<word>``).
+FRAME_WORDS = ("contents", "highlights", "notes", "summary")
 
 #: Headings inside a section start at this level (h2 is the section title itself).
 SECTION_HEADING_LEVEL = 3
@@ -182,7 +180,8 @@ def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section
 
 
 def labels_for(lang: str) -> dict[str, str]:
-    return LABELS.get(lang, LABELS["en"])
+    """Words of the report's own frame (contents, highlights, notes, summary) in ``lang``."""
+    return {key: catalogue.message(f"frame.{key}", lang) for key in FRAME_WORDS}
 
 
 def fragment_section(html: str, section_id: str, title: str, kind: str) -> Section:

@@ -13,7 +13,7 @@ from mlperf_report.core.errors import UserError
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="results tree: a folder, a .zip or .tar.* archive of one, or a git URL")
     parser.add_argument("--round", dest="round_id", metavar="ROUND",
-                        help="round id, e.g. training-v1.0 (default: from a training_results_vX.Y name)")
+                        help="round id, e.g. training-v1.0 (default: from a training_results_vX.Y name in SOURCE)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="output folder (default: data/<round>/)")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes for scanning logs (default: CPU count)")
@@ -25,18 +25,17 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def resolve_round(round_id: str | None, *names: str):
-    from mlperf_report.suites.training import rounds
+    """The suite's round object for ``--round``, else for the first ``<suite>_results_vX.Y`` name."""
+    from mlperf_report.core.rounds import round_from_tree_name
+    from mlperf_report.suites import suite_for
 
-    if round_id:
-        try:
-            return rounds.parse_round(round_id)
-        except ValueError as error:
-            raise UserError(str(error)) from error
-    for name in names:
-        found = rounds.round_from_tree_name(name)
-        if found:
-            return found
-    raise UserError("cannot tell the round from the source name; pass --round training-vX.Y")
+    found = round_id or next((str(r) for r in map(round_from_tree_name, names) if r), None)
+    if not found:
+        raise UserError("cannot tell the round from the source name; pass --round, e.g. --round training-v1.0")
+    try:
+        return suite_for(found).parse_round(found)
+    except ValueError as error:
+        raise UserError(str(error)) from error
 
 
 def read_absent(path: Path) -> list[str]:
@@ -63,8 +62,8 @@ def _progress(stream):
 
 def run(args: argparse.Namespace) -> int:
     from mlperf_report.core import paths
-    from mlperf_report.suites.training.ingest import ingest, write_tables
     from mlperf_report.core.sources import open_source
+    from mlperf_report.suites import suite_for
 
     started = time.perf_counter()
     source, facts = open_source(args.source)
@@ -72,10 +71,11 @@ def run(args: argparse.Namespace) -> int:
         round_ = resolve_round(args.round_id, args.source, source.label)
         out_dir = args.out or paths.round_data(round_.id)
         absent = read_absent(args.absent) if args.absent else []
-        result = ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr), absent=absent)
+        ingest = suite_for(round_.id).module("ingest")
+        result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr), absent=absent)
     finally:
         source.close()
-    written = write_tables(result, out_dir)
+    written = ingest.write_tables(result, out_dir)
     counts = result.manifest["counts"]
     if not args.quiet:
         for problem in result.problems:

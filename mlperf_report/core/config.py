@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlperf_report.core import paths
+from mlperf_report.core import languages, paths
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.rounds import parse_round_id
 
 DIVISIONS = ("closed", "open")
-LANGUAGES = ("en", "zh-Hant")
+LANGUAGES = languages.available()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ DATA = ROOT / "data"
 OUTPUT = ROOT / "output"
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = ROOT / "templates"
+LOCALE = ROOT / "locale"
 CACHE = ROOT / ".cache"
 SHARED_MLPERF = ROOT.parent / "shared" / "mlperf"
 

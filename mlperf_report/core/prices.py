@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from mlperf_report.core import paths
+from mlperf_report.core import languages, paths
 from mlperf_report.core.errors import InputError
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -28,11 +28,16 @@ class Price:
     currency: str
     source: str
     date: str
+    #: the source in other report languages (``{"zh-Hant": "..."}``), when the catalogue gives them
+    source_by_lang: tuple[tuple[str, str], ...] = ()
 
     def as_dict(self) -> dict:
         """The ``PRICE`` object of the figures.json contract."""
         amount = int(self.amount) if float(self.amount).is_integer() else self.amount
-        return {"amount": amount, "currency": self.currency, "source": self.source, "date": self.date}
+        price = {"amount": amount, "currency": self.currency, "source": self.source, "date": self.date}
+        if self.source_by_lang:
+            price["source_by_lang"] = dict(self.source_by_lang)
+        return price
 
 
 @dataclass(frozen=True)
@@ -150,8 +155,8 @@ def _entry(item: Any, where: str) -> Entry:
 def _price(raw: Any, where: str) -> Price:
     if not isinstance(raw, dict):
         raise InputError(f"{where}: expected a mapping {{amount, currency, source, date}}, got {raw!r}")
-    source = raw.get("source")
-    if not isinstance(source, str) or not source.strip():
+    source, by_lang = _source(raw.get("source"), where)
+    if not source:
         raise InputError(f"{where}: a price needs a source (who states it, where), e.g. source: \"vendor list price, press release 2021-06-30\"; prices without a source are refused")
     amount = raw.get("amount")
     if isinstance(amount, bool) or not isinstance(amount, (int, float)) or amount <= 0:
@@ -164,4 +169,20 @@ def _price(raw: Any, where: str) -> Price:
         date = date.strftime("%Y-%m-%d")
     if not isinstance(date, str) or not _DATE.match(date):
         raise InputError(f"{where}: date must be the day the price was stated, as YYYY-MM-DD, got {date!r}")
-    return Price(amount=amount, currency=currency, source=source.strip(), date=date)
+    return Price(amount=amount, currency=currency, source=source, date=date, source_by_lang=by_lang)
+
+
+def _source(raw: Any, where: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A source as one text (every language quotes it as is) or per language (``{en: ..., zh-Hant: ...}``,
+    English required: it is the text of record)."""
+    if isinstance(raw, str):
+        return raw.strip(), ()
+    if not isinstance(raw, dict):
+        return "", ()
+    texts = {str(k): v.strip() for k, v in raw.items() if isinstance(v, str) and v.strip()}
+    unknown = sorted(set(texts) - set(languages.available()))
+    if unknown:
+        raise InputError(f"{where}: source has unknown language(s) {', '.join(unknown)}; "
+                         f"use {', '.join(languages.available())}")
+    english = texts.pop(languages.SOURCE, "")
+    return english, tuple(sorted(texts.items())) if english else ()

@@ -11,39 +11,43 @@ import datetime as _dt
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
+from mlperf_report.core import languages
+from mlperf_report.i18n import catalogue
+
 #: Decimal places of minutes: headlines are read, tables are checked.
 HEADLINE_PLACES = 1
 TABLE_PLACES = 2
 
-#: How a currency is written, per language: (prefix, suffix). Unknown currencies fall back to the
-#: ISO code after the amount, which is never wrong, only less familiar.
-_CURRENCY = {
-    "en": {"USD": ("$", ""), "EUR": ("€", ""), "GBP": ("£", ""), "JPY": ("¥", ""), "CNY": ("CN¥", ""),
-           "TWD": ("NT$", "")},
-    "zh-Hant": {"USD": ("", " 美元"), "EUR": ("", " 歐元"), "GBP": ("", " 英鎊"), "JPY": ("", " 日圓"),
-                "CNY": ("", " 人民幣"), "TWD": ("新台幣 ", " 元")},
-}
-
-_MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-              "October", "November", "December")
+#: House rules where CLDR's own style is not the press convention, per language. Everything else
+#: (digit grouping, decimal mark, currency symbols and names, long dates) comes from Babel's CLDR data
+#: for the language, so a new language is formatted correctly without code.
+#: - English dates are written day first ("30 June 2021"), as the press releases do.
+_DATE_PATTERN = {"en": "d MMMM y"}
+#: - Chinese prices read "149,995 美元": the amount, then the currency's CLDR name; New Taiwan dollars
+#:   are "新台幣 149,995 元".
+_MONEY_NAME_AFTER = {"zh-Hant"}
+_MONEY_HOUSE = {("zh-Hant", "TWD"): "新台幣 {digits} 元"}
 
 #: Simple fractions a price comparison is said in words ("half the price"), with the tolerance
-#: within which a ratio counts as that fraction (0.49998 is "half"; 0.47 is not).
+#: within which a ratio counts as that fraction (0.49998 is "half"; 0.47 is not); the words per
+#: language are in the catalogue (``fraction.1/2``).
 FRACTION_TOLERANCE = 0.01
-_FRACTIONS = {
-    "en": ((1 / 2, "half"), (1 / 3, "a third"), (1 / 4, "a quarter"), (2 / 3, "two thirds"),
-           (3 / 4, "three quarters")),
-    "zh-Hant": ((1 / 2, "一半"), (1 / 3, "三分之一"), (1 / 4, "四分之一"), (2 / 3, "三分之二"),
-                (3 / 4, "四分之三")),
-}
+_FRACTIONS = ((1 / 2, "1/2"), (1 / 3, "1/3"), (1 / 4, "1/4"), (2 / 3, "2/3"), (3 / 4, "3/4"))
 
-LANGUAGES = ("en", "zh-Hant")
+LANGUAGES = languages.available()
 
 
 def _check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} not supported; must be one of {list(LANGUAGES)}")
     return lang
+
+
+def _locale(lang: str):
+    """Babel's locale for a report language tag (``zh-Hant`` -> ``zh_Hant``)."""
+    from babel import Locale
+
+    return Locale.parse(_check_lang(lang), sep="-")
 
 
 def _finite(value, what: str) -> Decimal:
@@ -55,10 +59,15 @@ def _finite(value, what: str) -> Decimal:
     return Decimal(repr(number)) if isinstance(value, float) else Decimal(value)
 
 
-def fixed(value, places: int) -> str:
-    """``value`` with exactly ``places`` decimals, rounded half-up; thousands separated by commas."""
+def fixed(value, places: int, lang: str = "en") -> str:
+    """``value`` with exactly ``places`` decimals, rounded half-up; digits grouped as ``lang`` groups them."""
     number = _finite(value, "value").quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    return f"{number:,.{places}f}"
+    if lang == "en":  # the common case, without Babel's import
+        return f"{number:,.{places}f}"
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * places if places else "")
+    return format_decimal(number, format=pattern, locale=_locale(lang), decimal_quantization=False)
 
 
 def minutes(value, *, places: int = HEADLINE_PLACES) -> str:
@@ -84,23 +93,39 @@ def money(amount, currency: str, lang: str) -> str:
 
     Whole amounts are written without cents; anything else with two decimals.
     """
+    from babel.numbers import format_currency, get_currency_name, get_currency_symbol, is_currency
+
     _check_lang(lang)
     number = _finite(amount, "price amount")
-    digits = f"{int(number):,}" if number == number.to_integral_value() else fixed(number, 2)
+    places = 0 if number == number.to_integral_value() else 2
     code = str(currency or "").strip().upper()
     if not code:
         raise ValueError(f"price {amount!r} has no currency; give an ISO code such as USD")
-    prefix, suffix = _CURRENCY[lang].get(code, ("", f" {code}"))
-    return f"{prefix}{digits}{suffix}"
+    digits = fixed(number, places, lang)
+    if not is_currency(code):  # the ISO code after the amount is never wrong, only less familiar
+        return f"{digits} {code}"
+    if (lang, code) in _MONEY_HOUSE:
+        return _MONEY_HOUSE[(lang, code)].format(digits=digits)
+    if lang in _MONEY_NAME_AFTER:
+        return f"{digits} {get_currency_name(code, locale=_locale(lang))}"
+    locale = _locale(lang)
+    pattern = locale.currency_formats["standard"].pattern.split(";")[0]
+    if not places:
+        pattern = pattern.replace(".00", "")
+    text = format_currency(number, code, format=pattern, locale=locale, currency_digits=False)
+    symbol = get_currency_symbol(code, locale=locale)
+    if text.startswith(symbol) and symbol[-1:].isalpha() and text[len(symbol):][:1].isdigit():
+        text = f"{symbol}\u00a0{text[len(symbol):]}"  # CLDR's currency spacing: "CHF 5,000", not "CHF5,000"
+    return text
 
 
 def fraction_words(value: float, lang: str) -> str | None:
     """A share said in words when it is a simple fraction (``0.49998`` → ``half``), else None."""
     _check_lang(lang)
     number = float(_finite(value, "fraction"))
-    for target, words in _FRACTIONS[lang]:
+    for target, key in _FRACTIONS:
         if abs(number - target) <= FRACTION_TOLERANCE * target:
-            return words
+            return catalogue.message(f"fraction.{key}", lang)
     return None
 
 
@@ -111,6 +136,8 @@ def percent(value: float, *, places: int = 0) -> str:
 
 def date(value, lang: str) -> str:
     """An ISO date (``2021-06-30`` or a date) as people write it: ``30 June 2021`` / ``2021年6月30日``."""
+    from babel.dates import format_date
+
     _check_lang(lang)
     if isinstance(value, _dt.date):
         day = value
@@ -119,6 +146,4 @@ def date(value, lang: str) -> str:
             day = _dt.date.fromisoformat(str(value).strip())
         except ValueError:
             raise ValueError(f"date {value!r} is not of the form YYYY-MM-DD") from None
-    if lang == "zh-Hant":
-        return f"{day.year}年{day.month}月{day.day}日"
-    return f"{day.day} {_MONTHS_EN[day.month - 1]} {day.year}"
+    return format_date(day, _DATE_PATTERN.get(lang, "long"), locale=_locale(lang))

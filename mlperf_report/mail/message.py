@@ -17,37 +17,18 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 
+from mlperf_report.i18n import catalogue
 from mlperf_report.mail.recipients import Recipient
 
 #: An ASCII address (smtplib cannot put other addresses in an envelope without SMTPUTF8).
 _ADDRESS = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$")
 
-_TEXT = {
-    "en": {
-        "subject": "{round_title} results: {focus} report",
-        "subject_nofocus": "{round_title} results report",
-        "greeting": "Dear {name},",
-        "greeting_noname": "Hello,",
-        "intro": "Attached is the report \"{title}\" for {round_title} ({filename}).",
-        "headlines": "Headline figures:",
-        "notes": "Notes:",
-        "source": "Source: {url}, retrieved {retrieved}.",
-    },
-    "zh-Hant": {
-        "subject": "{round_title} 成績報告：{focus}",
-        "subject_nofocus": "{round_title} 成績報告",
-        "greeting": "{name} 您好：",
-        "greeting_noname": "您好：",
-        "intro": "附件為報告「{title}」（{round_title}，{filename}）。",
-        "headlines": "重點數據：",
-        "notes": "附註：",
-        "source": "資料來源：{url}（擷取日期 {retrieved}）。",
-    },
-}
+#: The email's own words; their text per language is in the catalogue (``mail.<word>``).
+_WORDS = ("subject", "subject_nofocus", "greeting", "greeting_noname", "intro", "headlines", "notes", "source")
 
 
 def _words(lang: str) -> dict:
-    return _TEXT.get(lang, _TEXT["en"])
+    return {word: catalogue.message(f"mail.{word}", lang) for word in _WORDS}
 
 
 def sha256(data: bytes) -> str:

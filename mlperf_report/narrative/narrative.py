@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from mlperf_report.i18n import formatting
-from mlperf_report.core import paths
+from mlperf_report.core import languages, paths
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.errors import InputError, UserError
 
-LANGUAGES = ("en", "zh-Hant")
+LANGUAGES = languages.available()
 FORMATS = ("html", "text")
 DIVISIONS = ("closed", "open")
 
@@ -448,7 +448,9 @@ def _price(price: Any) -> dict | None:
         return None
     if isinstance(amount, bool) or not math.isfinite(number) or number <= 0 or not currency or not source:
         return None
-    return {"amount": number, "currency": currency.upper(), "source": source, "date": _text(str(price.get("date") or ""))}
+    by_lang = price.get("source_by_lang") if isinstance(price.get("source_by_lang"), Mapping) else {}
+    return {"amount": number, "currency": currency.upper(), "source": source, "date": _text(str(price.get("date") or "")),
+            "source_by_lang": {str(k): t for k, v in by_lang.items() if (t := _text(v))}}
 
 
 def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
@@ -500,7 +502,8 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
 
 
 def _price_view(price: dict, lang: str) -> dict:
-    return {"text": formatting.money(price["amount"], price["currency"], lang), "source": _mark_text(price["source"]),
+    source = price.get("source_by_lang", {}).get(lang, price["source"])
+    return {"text": formatting.money(price["amount"], price["currency"], lang), "source": _mark_text(source),
             "date": formatting.date(price["date"], lang) if price["date"] else None}
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from mlperf_report.analysis import charts
-from mlperf_report.i18n import labels
+
 from mlperf_report.analysis import metrics, outputs
 from mlperf_report.core import paths
 from mlperf_report.analysis import style
@@ -113,12 +113,6 @@ def test_round_over_round_one_line_per_submitter(v10, ax):
 def test_empty_data_draws_a_note_not_an_error(ax):
     charts.time_to_train(pd.DataFrame(columns=["division", "score_min"]), ax=ax)
     assert [t.get_text() for t in ax.texts] == ["no scored results"]
-
-
-def test_every_label_has_every_language():
-    for key in labels.keys():
-        for lang in labels.LANGUAGES:
-            assert labels.label(key, lang, benchmark="b", division="d", baseline="x", focus="f", position=1, total=2)
 
 
 def test_svg_is_deterministic_undated_and_chinese_renders(v10):

@@ -18,7 +18,10 @@ def test_shipped_prices_are_the_press_release_ones_with_source_and_date(shipped)
     assert (pod16.amount, pod16.currency, pod16.date) == (149995, "USD", "2021-06-30")
     assert "list price" in pod16.source
     assert dgx.amount == 300000 and "reseller" in dgx.source
-    assert dgx.as_dict() == {"amount": 300000, "currency": "USD", "source": dgx.source, "date": "2021-06-30"}
+    assert dgx.as_dict() == {"amount": 300000, "currency": "USD", "source": dgx.source, "date": "2021-06-30",
+                             "source_by_lang": {"zh-Hant": dict(dgx.source_by_lang)["zh-Hant"]}}
+    for price in (pod16, dgx):  # every shipped source is quoted in every report language
+        assert {"zh-Hant"} == set(dict(price.source_by_lang)) and "美元" in dict(dgx.source_by_lang)["zh-Hant"]
     assert shipped.price("Graphcore", "ipu-pod64-TF1") is None  # no published price: none invented
 
 
@@ -78,3 +81,21 @@ def test_cpus_per_server_is_a_positive_whole_number():
     for bad in (0, "2", 1.5, True):
         with pytest.raises(InputError, match="cpus_per_server"):
             parse_prices({"systems": [{"pattern": "pod*", "cpus_per_server": bad}]})
+
+
+def test_a_source_per_language_needs_english_and_known_languages(tmp_path):
+    from mlperf_report.core.errors import InputError
+    from mlperf_report.core.prices import load_prices
+
+    def catalogue(source: str):
+        path = tmp_path / "prices.yaml"
+        path.write_text("systems:\n  - pattern: 'x*'\n    price: {amount: 1, currency: USD, date: '2021-01-01', "
+                        f"source: {source}}}\n")
+        return load_prices(path)
+
+    assert catalogue("{en: list price, zh-Hant: 牌價}").entries[0].price.source_by_lang == (("zh-Hant", "牌價"),)
+    assert catalogue("plain text").entries[0].price.as_dict()["source"] == "plain text"
+    with pytest.raises(InputError, match="a price needs a source"):
+        catalogue("{zh-Hant: 牌價}")
+    with pytest.raises(InputError, match="unknown language"):
+        catalogue("{en: list price, xx: y}")

@@ -38,8 +38,9 @@ def test_ratios_are_written_with_a_multiplication_sign():
     (149995, "USD", "zh-Hant", "149,995 美元"),
     (1999.5, "EUR", "en", "€1,999.50"),
     (1_000_000, "TWD", "zh-Hant", "新台幣 1,000,000 元"),
-    (5000, "CHF", "en", "5,000 CHF"),
-    (5000, "CHF", "zh-Hant", "5,000 CHF"),
+    (5000, "CHF", "en", "CHF\u00a05,000"),  # CLDR's symbol, spaced as CLDR says
+    (5000, "CHF", "zh-Hant", "5,000 瑞士法郎"),  # CLDR's currency name, in the house order
+    (5000, "XYZ", "en", "5,000 XYZ"),  # no such currency: the code after the amount
 ])
 def test_money_carries_its_currency_and_thousands_separators(amount, currency, lang, text):
     assert fmt.money(amount, currency, lang) == text

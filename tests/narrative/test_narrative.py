@@ -426,3 +426,19 @@ def test_the_pipeline_figures_for_nvidia_tell_nvidia_s_story(config, catalogue):
         rendered = narrative.render(figures, None, cfg, lang, "text", catalogue=catalogue)
         assert not re.search(r"Graphcore|IPU", rendered.narrative + rendered.notes)
         assert not LEFTOVERS.search(rendered.narrative + rendered.notes)
+
+
+def test_chinese_report_quotes_price_sources_in_chinese(graphcore, config, catalogue):
+    import copy
+
+    figures = copy.deepcopy(graphcore)
+    for fig in figures.values():
+        for claim in fig.get("perf_per_dollar") or []:
+            for key in ("price", "baseline_price"):
+                claim[key]["source_by_lang"] = {"zh-Hant": f"中文來源 {claim[key]['amount']}"}
+    zh = narrative.render(figures, None, config, "zh-Hant", "html", catalogue=catalogue)
+    en = narrative.render(figures, None, config, "en", "html", catalogue=catalogue)
+    zh_html, en_html = zh.narrative + zh.notes, en.narrative + en.notes
+    assert "中文來源 149995" in zh_html and "中文來源 300000" in zh_html
+    assert "list price" not in zh_html and "reseller" not in zh_html
+    assert "中文來源" not in en_html and "list price" in en_html
