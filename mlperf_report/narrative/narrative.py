@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Mapping
 
-from mlperf_report.i18n import formatting
+from mlperf_report.i18n import catalogue, formatting
 from mlperf_report.core import languages, paths
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.errors import InputError, UserError
@@ -612,7 +612,10 @@ def template_name(lang: str) -> str:
 
 
 def _render(context: dict, lang: str, fmt: str, part: str) -> str:
-    html = _environment().get_template(template_name(lang)).render(**context, part=part).strip() + "\n"
+    def msg(key: str, **fields) -> str:  # the catalogue's short phrases, shared with charts and tables
+        return catalogue.message(key, lang, **fields)
+
+    html = _environment().get_template(template_name(lang)).render(**context, part=part, msg=msg).strip() + "\n"
     if lang == "zh-Hant":
         html = tidy_cjk(html)
     return to_text(html) if fmt == "text" else html
