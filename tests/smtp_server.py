@@ -79,6 +79,7 @@ class MailServer:
 
     temp_fail_data: int = 0                 # answer 451 to this many DATA commands first
     drop_after_data: int = 0                # close the connection after this many DATA (message discarded)
+    keep_dropped: bool = False              # ... but keep the message: the reply is what gets lost
     reject: set[str] = field(default_factory=set)  # RCPT TO these gets 550
     login: tuple[str, str] | None = None    # (user, password) the server accepts, when login is required
     received: list[Received] = field(default_factory=list)
@@ -100,6 +101,9 @@ class MailServer:
                 return "451 4.3.0 Temporary failure, try again later"
             if self.drop_after_data > 0:
                 self.drop_after_data -= 1
+                if self.keep_dropped:
+                    self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos),
+                                                  bytes(envelope.content)))
                 server.transport.close()
                 return "250 OK (never seen: the connection is gone)"
             self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content)))

@@ -14,6 +14,9 @@ from mlperf_report.analysis import style
 
 def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: float | None = None, **options) -> str:
     """Draw one chart (``draw(ax=..., lang=..., **options)``) in the house style and return its SVG."""
+    from mlperf_report.analysis.chart_text import chart_value
+
+    options = {key: chart_value(value) for key, value in options.items()}  # submitters' text, drawable
     with style.house_style(lang):
         fig = style.figure(rows, height=height)
         draw(ax=fig.subplots(), lang=lang, **options)

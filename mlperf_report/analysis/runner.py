@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.core import paths
+from mlperf_report.core import paths, processes
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.analysis.jobs import KERNEL, NotebookJob, NotebookResult, Plan
 from mlperf_report.analysis.stamps import input_digests, stale_reason, write_stamp
@@ -166,7 +166,8 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
     out = []
     try:
         pool = ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context,
-                                   initializer=_init_worker, initargs=(events, plan.fresh_kernels, plan.kernel_log))
+                                   initializer=_init_worker,
+                                   initargs=(events, plan.fresh_kernels, plan.kernel_log, os.getpid()))
         try:
             futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
             for future in as_completed(futures):
@@ -179,8 +180,8 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
                 out.append(result)
                 state = f"done in {result.seconds:.1f} s" if result.ok else "FAILED"
                 say(f"  {result.name:<12} {state}")
-        except BaseException:  # Ctrl-C: start nothing more (kernels exit with their workers)
-            pool.shutdown(wait=False, cancel_futures=True)
+        except BaseException:  # Ctrl-C / SIGTERM: stop the workers now; each stops its kernel
+            processes.terminate_pool(pool)
             raise
         pool.shutdown()
     finally:
@@ -192,8 +193,10 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
 _WORKER: dict = {}
 
 
-def _init_worker(events, fresh_kernels: bool, kernel_log: Path) -> None:
-    """Per worker: the progress queue, the kernel policy, and stderr (inherited by kernels) to the log."""
+def _init_worker(events, fresh_kernels: bool, kernel_log: Path, parent_pid: int) -> None:
+    """Per worker: the progress queue, the kernel policy, stderr (inherited by kernels) to the log, and
+    exit (with its kernels) when signalled or when the build dies."""
+    processes.worker_setup(parent_pid)
     _WORKER.update(events=events, fresh_kernel=fresh_kernels, kernel_log=kernel_log)
     log = os.open(kernel_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(log, 2)

@@ -43,6 +43,7 @@ def rc_params() -> dict:
         "figure.constrained_layout.use": True,
         "savefig.bbox": None,
         "svg.fonttype": "path",
+        "text.parse_math": False,  # submitters' names are text: "$x$" is drawn as written, never as math
         "svg.hashsalt": _SVG_SALT,
         "svg.image_inline": True,
         "path.simplify": True,
@@ -81,11 +82,11 @@ def house_style(lang: str = "en") -> Iterator[None]:
     # Noto Sans CJK ships one weight: bold titles use it as is, which is fine and needs no log line.
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     with mpl.rc_context(rc_params()), warnings.catch_warnings():
-        if lang != "en":
-            from mlperf_report.i18n import fonts
+        from mlperf_report.i18n import fonts
 
-            if fonts.register_matplotlib_cjk() is None:
-                raise RuntimeError(f"no CJK font for {lang!r} labels; run `make venv` (noto-cjk-sans-otc)")
+        # the CJK fallback in every language: English charts show Chinese submitters' names too
+        if fonts.register_matplotlib_cjk() is None and lang != "en":
+            raise RuntimeError(f"no CJK font for {lang!r} labels; run `make venv` (noto-cjk-sans-otc)")
         warnings.filterwarnings("error", message=r"Glyph .* missing from")
         # seaborn 0.13.2's boxplot still passes ``vert`` to matplotlib 3.11: its problem, not the reader's
         warnings.filterwarnings("ignore", message=r"vert: bool was deprecated")

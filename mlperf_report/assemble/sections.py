@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import functools
+from html import unescape as html_unescape
 import re
 from dataclasses import dataclass
 
@@ -36,11 +37,14 @@ SECTION_HEADING_LEVEL = 3
 #: Only data: URLs may be loaded by the report; anything else would be a network (or disk) fetch.
 _FETCHED = re.compile(
     r"""<(?:img|script|iframe|embed|source|video|audio|input)\b[^>]*?\ssrc\s*=\s*["']?(?!data:)([^"'\s>]+)"""
-    r"""|<link\b[^>]*?\shref\s*=\s*["']?(?!data:)([^"'\s>]+)"""
-    r"""|url\(\s*["']?(?!data:)([^"')\s]+)"""
-    r"""|@import\s+["']([^"']+)""",
+    r"""|<link\b[^>]*?\shref\s*=\s*["']?(?!data:)([^"'\s>]+)""",
     re.IGNORECASE,
 )
+#: CSS loads; looked for only where CSS is (style elements and attributes), never in page text, where a
+#: submitter's name may well read "url(https://...)".
+_CSS_FETCHED = re.compile(r"""url\(\s*["']?(?!data:)([^"')\s]+)|@import\s+["']([^"']+)""", re.IGNORECASE)
+_CSS = re.compile(r"""<style\b[^>]*>(.*?)</style\s*>|<[a-z][^>]*?\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""",
+                  re.IGNORECASE | re.DOTALL)
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)
 _HEADING_TAG = re.compile(r"<(/?)h([1-6])\b", re.IGNORECASE)
 _ANCHOR_LINK = re.compile(r'<a class="anchor-link" href="#[^"]*">(?:¶|&#182;|&para;)</a>')
@@ -150,7 +154,12 @@ def svg_data_uri(svg: str) -> str:
 def fetched_urls(html: str) -> list[str]:
     """Every URL the page would load (src, stylesheet links, url(), @import) that is not data:.
     Links people click (<a href>) are not loads and are not listed."""
-    return [next(group for group in match.groups() if group) for match in _FETCHED.finditer(html)]
+    found = [(match.start(), next(g for g in match.groups() if g)) for match in _FETCHED.finditer(html)]
+    for css in _CSS.finditer(html):
+        text = next((g for g in css.groups() if g), "")
+        offset = css.start()
+        found += [(offset + m.start(), next(g for g in m.groups() if g)) for m in _CSS_FETCHED.finditer(html_unescape(text))]
+    return [url for _, url in sorted(found)]
 
 
 @functools.cache

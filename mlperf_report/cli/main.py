@@ -8,9 +8,11 @@ one clear line instead of a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
+from mlperf_report.core import processes
 from mlperf_report.core.errors import UserError
 
 #: subcommand -> (module, one-line help)
@@ -63,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    with contextlib.suppress(ValueError):  # only the main thread may set handlers (tests call from others)
+        processes.interrupt_on_sigterm()
     try:
         return int(_module(args._module).run(args) or 0)
     except UserError as error:

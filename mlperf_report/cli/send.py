@@ -279,11 +279,16 @@ def _send_logged(job: Job, message, wire: bytes, session, log: Path, round_id: s
     except smtp.Fatal as error:  # login / TLS: refused before any DATA, so surely not sent
         sendlog.append(log, dict(entry, time=_now(), status=sendlog.FAILED, error=str(error)))
         raise
-    entry.update(time=_now(), attempts=outcome.attempts, status=sendlog.SENT if outcome.ok else sendlog.FAILED)
+    status = sendlog.SENT if outcome.ok else sendlog.MAYBE if outcome.uncertain else sendlog.FAILED
+    entry.update(time=_now(), attempts=outcome.attempts, status=status)
     if not outcome.ok:
         entry["error"] = outcome.detail
     sendlog.append(log, entry)
-    if outcome.ok:
+    if outcome.uncertain:
+        tally.failed.append(address)
+        _warn(f"FAIL  {address}: {outcome.detail}; not sent again: ask them, then use --to {address} --force "
+              "if it did not arrive")
+    elif outcome.ok:
         tally.sent.append(address)
         _say(f"sent  {address} ({job.recipient.lang}, {message['Message-ID']})")
     else:

@@ -58,6 +58,8 @@ class ReportConfig:
             raise TypeError(f"unknown configuration override(s): {', '.join(unknown)}")
         if "languages" in given:
             given["languages"] = _languages(given["languages"], "--languages")
+        if "round" in given:  # a path such as ../../tmp/x must never become a folder name
+            given["round"] = _round(given["round"], "--round")
         return dataclasses.replace(self, **given)
 
 

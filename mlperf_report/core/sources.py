@@ -7,18 +7,22 @@ would escape the tree (``../``, absolute paths, links) are refused rather than f
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
 import posixpath
 import re
+import shutil
 import subprocess
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from mlperf_report.core import limits
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.paths import CACHE
 
@@ -50,7 +54,25 @@ def unsafe_reason(name: str) -> str | None:
     parts = name.replace("\\", "/").split("/")
     if ".." in parts:
         return "path would escape the results tree ('..'); ignored"
+    return name_problem(name)
+
+
+def name_problem(name: str) -> str | None:
+    """Why a file name cannot be recorded (not UTF-8, too deep, too long), or None."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return "file name is not valid UTF-8; ignored"
+    if len(name) > limits.MAX_PATH_CHARS:
+        return f"path longer than {limits.MAX_PATH_CHARS} characters (limit MAX_PATH_CHARS); ignored"
+    if name.strip("/").count("/") >= limits.MAX_PATH_DEPTH:
+        return f"more than {limits.MAX_PATH_DEPTH} folders deep (limit MAX_PATH_DEPTH); ignored"
     return None
+
+
+def printable_name(name: str) -> str:
+    """``name`` as valid UTF-8 text for messages and the manifest (undecodable bytes shown as U+FFFD)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def listing_of(members) -> Listing:
@@ -59,9 +81,10 @@ def listing_of(members) -> Listing:
     for name, size, kind in members:
         reason = unsafe_reason(name)
         if kind == "dir":
-            folders.append(name.rstrip("/"))
+            if not name_problem(name):
+                folders.append(name.rstrip("/"))
         elif reason:
-            refused.append((name, reason))
+            refused.append((printable_name(name), reason))
         elif kind != "file":
             refused.append((name, "link or special file in archive; ignored"))
         else:
@@ -107,26 +130,36 @@ class FolderSource(Source):
         self.root = root
 
     def list(self) -> Listing:
+        """Walk the folder without recursion (a tree 1,000 folders deep is refused, not a crash)."""
         entries: list[Entry] = []
         refused: list[tuple[str, str]] = []
         folders: list[str] = []
-        root = str(self.root)
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            rel_dir = os.path.relpath(dirpath, root)
-            if rel_dir != ".":
-                folders.append(rel_dir.replace(os.sep, "/"))
-            for filename in filenames:
-                rel = filename if rel_dir == "." else f"{rel_dir}/{filename}"
-                rel = rel.replace(os.sep, "/")
-                full = os.path.join(dirpath, filename)
-                if os.path.islink(full):
+        pending = [""]
+        while pending:
+            rel_dir = pending.pop()
+            try:
+                with os.scandir(os.path.join(str(self.root), rel_dir)) as scan:
+                    items = sorted(scan, key=lambda item: item.name)
+            except OSError as error:
+                refused.append((printable_name(rel_dir), f"folder cannot be read: {error.strerror}"))
+                continue
+            for item in items:
+                rel = f"{rel_dir}/{item.name}" if rel_dir else item.name
+                kind = _kind(item)
+                problem = name_problem(rel)
+                if kind == "dir" and not problem:
+                    folders.append(rel)
+                    pending.append(rel)
+                elif kind == "dir" and problem:
+                    refused.append((printable_name(rel) + "/", problem.replace("; ignored", "; not read")))
+                elif problem:
+                    refused.append((printable_name(rel), problem))
+                elif kind == "link":
                     refused.append((rel, "symbolic link; ignored"))
-                    continue
-                try:
-                    entries.append(Entry(rel, os.path.getsize(full)))
-                except OSError as error:
-                    refused.append((rel, f"cannot be read: {error.strerror}"))
+                elif kind == "file":
+                    entries.append(Entry(rel, item.stat(follow_symlinks=False).st_size))
+                else:
+                    refused.append((rel, kind))
         return Listing(sorted(entries, key=lambda e: e.name), sorted(refused), sorted(folders))
 
     def open(self, name: str) -> BinaryIO:
@@ -134,6 +167,19 @@ class FolderSource(Source):
 
     def local_path(self, name: str) -> Path | None:
         return self.root / name
+
+
+def _kind(item: os.DirEntry) -> str:
+    try:
+        if item.is_symlink():
+            return "link"
+        if item.is_dir(follow_symlinks=False):
+            return "dir"
+        if item.is_file(follow_symlinks=False):
+            return "file"
+        return "special file (not a regular file); ignored"
+    except OSError as error:
+        return f"cannot be read: {error.strerror}"
 
 
 class ZipSource(Source):
@@ -188,24 +234,38 @@ class TarSource(Source):
         def kind(member: tarfile.TarInfo) -> str:
             return "dir" if member.isdir() else "file" if member.isfile() else "link"
 
+        members: list[tuple[str, int, str]] = []
         try:
             with tarfile.open(self.path, "r:*") as tar:
-                return listing_of((m.name, m.size, kind(m)) for m in tar)
-        except (tarfile.TarError, EOFError, OSError) as error:
-            raise InputError(f"{self.path}: not a readable tar archive ({error})") from error
+                for member in tar:
+                    members.append((member.name, member.size, kind(member)))
+        except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+            if not members:
+                raise InputError(f"{self.path}: not a readable tar archive ({error})") from error
+            listing = listing_of(members)  # a cut or corrupt archive: keep what came before the damage
+            listing.refused.append((self.path.name, f"archive unreadable after {len(members)} members "
+                                                    f"({type(error).__name__}: {error}); the rest is not read"))
+            return listing
+        return listing_of(members)
 
     def iter_members(self, names: set[str]) -> Iterator[tuple[str, BinaryIO]]:
         """Stream the wanted members in archive order: one pass over the (compressed) archive."""
-        with tarfile.open(self.path, "r|*") as tar:
-            for member in tar:
-                if member.isfile() and member.name in names:
-                    handle = tar.extractfile(member)
-                    if handle is not None:
-                        yield member.name, handle
+        try:
+            with tarfile.open(self.path, "r|*") as tar:
+                for member in tar:
+                    if member.isfile() and member.name in names:
+                        handle = tar.extractfile(member)
+                        if handle is not None:
+                            yield member.name, handle
+        except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+            # a cut or corrupt archive: what came before stays read; callers report the missing members
+            self.stream_error = f"archive unreadable from here on ({type(error).__name__}: {error})"
+
+    stream_error: str | None = None
 
     def open(self, name: str) -> BinaryIO:
         for member_name, handle in self.iter_members({name}):
-            return io.BytesIO(handle.read())
+            return io.BytesIO(limits.read_capped(handle, limits.MAX_JSON_BYTES, name))
         raise FileNotFoundError(name)
 
 
@@ -219,20 +279,22 @@ def clone_git(url: str, cache: Path = CACHE / "git") -> tuple[Path, str]:
     target = cache / f"{name}-{hashlib.sha256(url.encode()).hexdigest()[:10]}"
     cache.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    git = functools.partial(subprocess.run, check=True, capture_output=True, env=env,
+                            timeout=limits.GIT_TIMEOUT_S)
     try:
         if (target / ".git").exists():
-            subprocess.run(["git", "-C", str(target), "fetch", "--depth", "1", "origin", "HEAD"],
-                           check=True, capture_output=True, env=env)
-            subprocess.run(["git", "-C", str(target), "reset", "--hard", "FETCH_HEAD"],
-                           check=True, capture_output=True, env=env)
+            git(["git", "-C", str(target), "fetch", "--depth", "1", "origin", "HEAD"])
+            git(["git", "-C", str(target), "reset", "--hard", "FETCH_HEAD"])
         else:
             tmp = target.with_name(target.name + ".partial")
-            subprocess.run(["rm", "-rf", str(tmp)], check=True)
-            subprocess.run(["git", "clone", "--depth", "1", "--quiet", url, str(tmp)],
-                           check=True, capture_output=True, env=env)
+            shutil.rmtree(tmp, ignore_errors=True)
+            # `--` ends the options: a "URL" such as --upload-pack=... is a repository name, never an option
+            git(["git", "clone", "--depth", "1", "--quiet", "--", url, str(tmp)])
             tmp.rename(target)
-        commit = subprocess.run(["git", "-C", str(target), "rev-parse", "HEAD"], check=True,
-                                capture_output=True, text=True).stdout.strip()
+        commit = git(["git", "-C", str(target), "rev-parse", "HEAD"], text=True).stdout.strip()
+    except subprocess.TimeoutExpired:
+        raise InputError(f"{url}: git took longer than {limits.GIT_TIMEOUT_S} s (limit GIT_TIMEOUT_S); "
+                         "nothing was read") from None
     except FileNotFoundError as error:
         raise InputError("git is not installed; install it or pass a folder or archive instead") from error
     except subprocess.CalledProcessError as error:

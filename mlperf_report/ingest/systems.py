@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 
+from mlperf_report.core import limits
+
 #: systems JSON ``status`` → availability category of the results tables.
 _AVAILABILITY = {
     "available": "available",
@@ -53,12 +55,16 @@ def availability(status: str | None) -> str:
 
 def parse_system(data: bytes, system_id: str) -> tuple[dict, list[str]]:
     """Parse one systems JSON; return its row and the problems found in it."""
+    if len(data) > limits.MAX_JSON_BYTES:
+        raise SystemJsonError(f"larger than {limits.mib(limits.MAX_JSON_BYTES)} (limit MAX_JSON_BYTES)")
     try:
-        desc = json.loads(data)
+        desc = limits.loads(data, "the document")
+    except limits.LimitError as error:
+        raise SystemJsonError(str(error)) from error
     except UnicodeDecodeError:
         desc = None
         try:
-            desc = json.loads(data.decode("utf-8", errors="replace"))
+            desc = limits.loads(data.decode("utf-8", errors="replace"), "the document")
         except ValueError as error:
             raise SystemJsonError(f"not valid JSON ({error})") from error
     except ValueError as error:

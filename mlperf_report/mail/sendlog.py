@@ -21,6 +21,8 @@ from mlperf_report.core.errors import UserError
 SENDING = "sending"
 SENT = "sent"
 FAILED = "failed"
+#: the message reached the server but its reply did not come back: maybe delivered, not retried
+MAYBE = "maybe_sent"
 
 
 def log_path(mail_dir: Path) -> Path:
@@ -57,7 +59,7 @@ def in_flight_keys(entries: list[dict]) -> set[tuple[str, str]]:
     return {
         (str(e.get("recipient", "")).lower(), str(e.get("sha256", "")))
         for e in entries
-        if e.get("status") == SENDING and e.get("message_id") not in settled
+        if (e.get("status") == SENDING and e.get("message_id") not in settled) or e.get("status") == MAYBE
     } - sent_keys(entries)
 
 

@@ -64,6 +64,36 @@ class Outcome:
     detail: str
     attempts: int
     permanent: bool = False
+    #: the whole message reached the server but its reply never came: it may have been delivered
+    uncertain: bool = False
+
+
+class _Tracking:
+    """Remembers whether the end of DATA (the final ``.``) was handed to the server: after that point a
+    lost reply means the message may have been delivered, and sending it again could deliver it twice."""
+
+    data_ended = False
+    _in_data = False
+
+    def data(self, msg):
+        self._in_data, self.data_ended = True, False
+        try:
+            return super().data(msg)
+        finally:
+            self._in_data = False
+
+    def send(self, s):
+        super().send(s)
+        if self._in_data and isinstance(s, bytes) and s.endswith(b"\r\n.\r\n"):
+            self.data_ended = True
+
+
+class _SMTP(_Tracking, smtplib.SMTP):
+    pass
+
+
+class _SMTP_SSL(_Tracking, smtplib.SMTP_SSL):
+    pass
 
 
 def is_loopback(host: str) -> bool:
@@ -96,6 +126,11 @@ def settings_from(smtp_config: Mapping, environ: Mapping[str, str], insecure: bo
     password = environ.get("SMTP_PASSWORD") or None
     if bool(user) != bool(password):
         raise UserError("set both SMTP_USER and SMTP_PASSWORD to log in, or neither for a relay without login")
+    for variable, value in (("SMTP_USER", user), ("SMTP_PASSWORD", password)):
+        if value and not value.isascii():  # smtplib's AUTH encodes ASCII only; say so before anything is sent
+            raise UserError(f"{variable} contains non-ASCII characters, which SMTP login (AUTH PLAIN/LOGIN as "
+                            "Python's smtplib sends it) cannot carry; use an ASCII user name and password "
+                            "(e.g. an app password)")
     if security == "none" and not is_loopback(host) and not insecure:
         raise UserError(f"SMTP security `none` sends mail{' and the password' if password else ''} in clear "
                         f"text to {host}; use starttls or ssl, or pass --insecure if that network is trusted")
@@ -174,9 +209,9 @@ class Session:
         """Connect, secure and log in; raises Fatal (with the fix) for what retrying cannot mend."""
         s = self.settings
         if s.security == "ssl":
-            smtp = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=self._context())
+            smtp = _SMTP_SSL(s.host, s.port, timeout=s.timeout, context=self._context())
         else:
-            smtp = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            smtp = _SMTP(s.host, s.port, timeout=s.timeout)
         self._smtp = smtp
         smtp.ehlo()
         if s.security == "starttls":
@@ -210,6 +245,7 @@ class Session:
             try:
                 if self._smtp is None:
                     self.connect()
+                self._smtp.data_ended = False
                 self._smtp.sendmail(sender, [recipient], data)
                 return Outcome(True, "250 accepted", attempt)
             except Fatal:
@@ -218,6 +254,10 @@ class Session:
             except (smtplib.SMTPException, OSError) as error:
                 kind, detail = classify(error)
                 detail = redact(detail, self.settings)
+                if getattr(self._smtp, "data_ended", False) and not isinstance(error, _MESSAGE_REFUSALS):
+                    self.close(polite=False)  # no reply to the end of DATA: never retried (could deliver twice)
+                    return Outcome(False, f"the message was sent but the server's reply was lost ({detail}); "
+                                          "it may have been delivered", attempt, uncertain=True)
                 if kind == "fatal":
                     self.close(polite=False)
                     raise self._fatal(error, detail) from None

@@ -12,8 +12,6 @@ import json
 import multiprocessing
 import os
 import re
-import zipfile
-import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +22,7 @@ import pandas as pd
 from mlperf_report import __version__
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.atomic import write_texts
+from mlperf_report.core import limits, processes
 from mlperf_report.core.errors import InputError
 from mlperf_report.suites.training.mllog import RunFacts, scan_path, scan_stream
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
@@ -56,10 +55,11 @@ class IngestResult:
 _worker_source: Source | None = None
 
 
-def _init_worker(source: Source) -> None:
+def _init_worker(source: Source, parent_pid: int) -> None:
     """Give each worker its own handle: a forked copy of the parent's open archive would share its
     file offset with the other workers."""
     global _worker_source
+    processes.worker_setup(parent_pid)
     source.reopen()
     _worker_source = source
 
@@ -71,10 +71,22 @@ def _scan_one(source: Source, name: str) -> RunFacts:
             return scan_path(local)
         with source.open(name) as handle:
             return scan_stream(handle)
-    except (OSError, EOFError, ValueError, zlib.error, zipfile.BadZipFile) as error:
-        facts = RunFacts()
-        facts.problems.append(f"cannot be read: {error}")
-        return facts
+    except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
+        return _unreadable(error)
+
+
+def _unreadable(error: BaseException) -> RunFacts:
+    return RunFacts(problems=[f"cannot be read ({type(error).__name__}: {error})"])
+
+
+def _scan_tar(source: TarSource, names: set[str], facts: dict, progress, total: int) -> None:
+    for name, handle in source.iter_members(names):
+        try:
+            facts[name] = scan_stream(handle)
+        except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
+            facts[name] = _unreadable(error)
+        if progress:
+            progress(len(facts), total)
 
 
 def _scan_batch(names: list[str]) -> list[tuple[str, RunFacts]]:
@@ -99,12 +111,10 @@ def scan_results(source: Source, files: list[ResultFile], jobs: int,
     facts: dict[str, RunFacts] = {}
     total = len(files)
     if isinstance(source, TarSource):
-        for name, handle in source.iter_members({f.entry.name for f in files}):
-            facts[name] = scan_stream(handle)
-            if progress:
-                progress(len(facts), total)
+        _scan_tar(source, {f.entry.name for f in files}, facts, progress, total)
+        why = source.stream_error or "listed in the archive but could not be read"
         for f in files:
-            facts.setdefault(f.entry.name, RunFacts(problems=["listed in the archive but could not be read"]))
+            facts.setdefault(f.entry.name, RunFacts(problems=[why]))
         return facts
     if jobs <= 1 or total < 32:
         for f in files:
@@ -115,11 +125,15 @@ def scan_results(source: Source, files: list[ResultFile], jobs: int,
     batches = _batches(files, jobs * 4)
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(source,)) as pool:
-        for batch in pool.map(_scan_batch, batches):
-            facts.update(batch)
-            if progress:
-                progress(len(facts), total)
+                             initargs=(source, os.getpid())) as pool:
+        try:
+            for batch in pool.map(_scan_batch, batches):
+                facts.update(batch)
+                if progress:
+                    progress(len(facts), total)
+        except BaseException:  # Ctrl-C / SIGTERM: stop the scanners now, not after their batches
+            processes.terminate_pool(pool)
+            raise
     return facts
 
 
@@ -130,9 +144,8 @@ def _read_systems(source: Source, tree: Tree, problems: list[dict],
     systems = {}
     for (org, stem), entry in sorted(tree.systems.items()):
         try:
-            data = contents[entry.name] if entry.name in contents else source.read_bytes(entry.name)
-            row, issues = parse_system(data, stem)
-        except (SystemJsonError, OSError) as error:
+            row, issues = parse_system(_small_file(source, entry, contents), stem)
+        except Exception as error:  # noqa: BLE001 - SystemJsonError, a limit, a corrupt member...
             problems.append({"file": entry.name, "problem": f"systems JSON unusable: {error}; its results are not scored"})
             continue
         for issue in issues:
@@ -140,6 +153,48 @@ def _read_systems(source: Source, tree: Tree, problems: list[dict],
         row["org"] = org
         systems[(org, stem)] = row
     return systems
+
+
+def _small_file(source: Source, entry, contents: dict) -> bytes:
+    """A systems JSON or scaling.json, read only up to MAX_JSON_BYTES (an exception from the tar pass
+    is raised here, for this file only)."""
+    if entry.name in contents:
+        data = contents[entry.name]
+        if isinstance(data, Exception):
+            raise data
+        return data
+    if entry.size > limits.MAX_JSON_BYTES:
+        raise limits.LimitError(f"larger than {limits.mib(limits.MAX_JSON_BYTES)} (limit MAX_JSON_BYTES)")
+    with source.open(entry.name) as handle:
+        return limits.read_capped(handle, limits.MAX_JSON_BYTES, entry.name)
+
+
+def _read_tar_small(source: TarSource, names: set[str]) -> dict:
+    """The small files of a tar in one pass: bytes, or the exception reading that one raised."""
+    contents: dict = {}
+    for name, handle in source.iter_members(names):
+        try:
+            contents[name] = limits.read_capped(handle, limits.MAX_JSON_BYTES, name)
+        except Exception as error:  # noqa: BLE001 - reported against this file by its reader
+            contents[name] = error
+    for name in names - set(contents):
+        contents[name] = OSError(source.stream_error or "listed in the archive but could not be read")
+    return contents
+
+
+def _within_round_limit(files: list[ResultFile]) -> tuple[list[ResultFile], dict[str, RunFacts]]:
+    """The result files to scan, and facts for those beyond MAX_ROUND_BYTES (declared sizes, which
+    zip and tar readers never exceed)."""
+    kept, over, total = [], {}, 0
+    for result in files:
+        total += min(result.entry.size, limits.MAX_MEMBER_BYTES)
+        if total > limits.MAX_ROUND_BYTES:
+            over[result.entry.name] = RunFacts(problems=[
+                f"not read: the round's result files hold more than {limits.MAX_ROUND_BYTES >> 30} GiB "
+                "(limit MAX_ROUND_BYTES)"])
+        else:
+            kept.append(result)
+    return kept, over
 
 
 def _match_system(systems: dict, org: str, system: str) -> tuple[dict | None, str | None]:
@@ -156,9 +211,12 @@ def _scaling_factors(source: Source, tree: Tree, problems: list[dict], contents:
     factors = {}
     for (org, system, bench), entry in sorted(tree.scaling.items()):
         try:
-            data = contents[entry.name] if entry.name in contents else source.read_bytes(entry.name)
-            factors[(org, system, rounds.canonical_benchmark(bench))] = float(json.loads(data)["scaling_factor"])
-        except (ValueError, KeyError, TypeError, OSError) as error:
+            data = _small_file(source, entry, contents)
+            factor = float(limits.loads(data, "scaling.json")["scaling_factor"])
+            if not limits.finite(factor) or factor <= 0:
+                raise ValueError(f"scaling_factor {factor!r} is not a positive finite number")
+            factors[(org, system, rounds.canonical_benchmark(bench))] = factor
+        except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
             problems.append({"file": entry.name, "problem": f"scaling.json unusable ({error!r}); ignored"})
     return factors
 
@@ -287,13 +345,13 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     if not tree.results:
         raise InputError(f"{source.label}: no result files found (expected <org>/results/<system>/<benchmark>/"
                          "result_*.txt); is this an MLPerf Training results tree? Nothing was written.")
-    contents: dict[str, bytes] = {}
+    contents: dict = {}
     if isinstance(source, TarSource):  # one pass for the small files too
-        small = {e.name for e in [*tree.systems.values(), *tree.scaling.values()]}
-        contents = {name: handle.read() for name, handle in source.iter_members(small)}
+        contents = _read_tar_small(source, {e.name for e in [*tree.systems.values(), *tree.scaling.values()]})
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents)
-    facts = scan_results(source, tree.results, jobs or os.cpu_count() or 1, progress)
+    to_scan, facts = _within_round_limit(tree.results)
+    facts.update(scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress))
     runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems)
     with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
     for (org, stem), entry in sorted(tree.systems.items()):
@@ -309,7 +367,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         "round": round_.id, "source": {**source_facts, "tree_top": tree.top},
         "counts": {
             "result_files": len(tree.results), "absent_result_files": sum(map(len, tree.absent.values())),
-            "bytes_scanned": int(sum(r.entry.size for r in tree.results)),
+            "bytes_scanned": int(sum(f.bytes_read for f in facts.values())),
             "systems": len(systems_df), "result_sets": len(results),
             "scored": int(status_counts.get("ok", 0)),
             "by_status": {k: int(v) for k, v in status_counts.items()},

@@ -9,13 +9,14 @@ Like MLCommons' summarizer, the first ``run_start`` and the first ``run_stop`` o
 
 from __future__ import annotations
 
-import json
 import mmap
 import re
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from mlperf_logging.mllog import constants as keys
+
+from mlperf_report.core import limits
 
 #: The MLLOG keys read from every result file (names from MLCommons' mlperf-logging package).
 WANTED_KEYS = (
@@ -30,7 +31,9 @@ WANTED_KEYS = (
 )
 _KEY_PATTERN = re.compile(rb'"key":\s*"(' + b"|".join(k.encode() for k in WANTED_KEYS) + rb')"')
 _MARKER = b":::MLLOG"
-CHUNK_BYTES = 8 << 20
+CHUNK_BYTES = limits.CHUNK_BYTES
+#: A time_ms beyond this (about the year 33,700) is not a clock reading.
+_MAX_TIME_MS = 1e15
 
 
 @dataclass
@@ -44,6 +47,8 @@ class RunFacts:
     problems: list[str] = field(default_factory=list)
     mllog_hits: int = 0
     size: int = 0
+    #: bytes actually read (decompressed): scanning stops at the first run_stop or at a limit
+    bytes_read: int = 0
 
     @property
     def converged(self) -> bool:
@@ -69,17 +74,28 @@ class _Scanner:
         self.facts = RunFacts()
         self.lines_before = 0  # newlines in the buffers already done
         self.done = False
+        self.scanned_to = 0  # where the last feed stopped (its end, or just after the run_stop line)
 
     def feed(self, buf, end: int) -> None:
         """Scan ``buf[:end]``, which ends at a line boundary (or at the end of the file)."""
         facts = self.facts
+        self.scanned_to = end
+        next_line = 0
         for match in _KEY_PATTERN.finditer(buf, 0, end):
+            if match.start() < next_line:
+                continue  # inside an overlong line already reported
             key = match.group(1).decode()
             if key in facts.values or (key == keys.RUN_START and facts.run_start_ms is not None):
                 continue
             start = buf.rfind(b"\n", 0, match.start()) + 1
             stop = buf.find(b"\n", match.end(), end)
-            line = buf[start:stop if stop != -1 else end]
+            stop = stop if stop != -1 else end
+            if stop - start > limits.MAX_LINE_BYTES:
+                facts.problems.append(f"line {self._line_number(buf, start)}: longer than "
+                                      f"{limits.mib(limits.MAX_LINE_BYTES)} (limit MAX_LINE_BYTES); skipped")
+                next_line = stop
+                continue
+            line = buf[start:stop]
             marker = line.find(_MARKER)
             if marker == -1:
                 continue
@@ -90,6 +106,7 @@ class _Scanner:
             self._take(key, record, buf, start)
             if facts.run_stop_ms is not None:
                 self.done = True
+                self.scanned_to = stop
                 return
 
     def _line_number(self, buf, pos: int) -> int:
@@ -98,12 +115,15 @@ class _Scanner:
     def _parse(self, payload: bytes, buf, pos: int) -> dict | None:
         payload = payload.strip()
         try:
-            return json.loads(payload)
+            return limits.loads(payload, "MLLOG line")
+        except limits.LimitError as error:
+            self.facts.problems.append(f"line {self._line_number(buf, pos)}: {error}")
+            return None
         except UnicodeDecodeError:
             self.facts.problems.append(
                 f"line {self._line_number(buf, pos)}: MLLOG line is not valid UTF-8; read with replacement characters")
             try:
-                return json.loads(payload.decode("utf-8", errors="replace"))
+                return limits.loads(payload.decode("utf-8", errors="replace"), "MLLOG line")
             except ValueError:
                 pass
         except ValueError:
@@ -115,8 +135,12 @@ class _Scanner:
         facts = self.facts
         time_ms = record.get("time_ms")
         if key in (keys.RUN_START, keys.RUN_STOP):
-            if not isinstance(time_ms, (int, float)):
+            if not isinstance(time_ms, (int, float)) or isinstance(time_ms, bool):
                 facts.problems.append(f"line {self._line_number(buf, pos)}: {key} has no numeric time_ms; ignored")
+                return
+            if not limits.finite(time_ms) or abs(time_ms) > _MAX_TIME_MS:
+                facts.problems.append(f"line {self._line_number(buf, pos)}: {key} time_ms {time_ms!r} is not a "
+                                      "finite, plausible time; ignored")
                 return
             if key == keys.RUN_START:
                 facts.run_start_ms = float(time_ms)
@@ -142,6 +166,11 @@ class _Scanner:
                 facts.problems.append(f"no run_stop line{hint}; counted as not converged")
             elif facts.run_start_ms is not None and facts.run_stop_ms < facts.run_start_ms:
                 facts.problems.append("run_stop is earlier than run_start; counted as not converged")
+            elif facts.minutes is not None and facts.minutes > limits.MAX_RUN_MINUTES:
+                facts.problems.append(f"run_stop is {facts.minutes:.4g} minutes after run_start, more than "
+                                      f"{limits.MAX_RUN_MINUTES} (limit MAX_RUN_MINUTES); run_stop ignored, "
+                                      "counted as not converged")
+                facts.run_stop_ms = None
         return facts
 
 
@@ -149,8 +178,19 @@ def scan_buffer(buf) -> RunFacts:
     """Scan a whole file held in ``buf`` (bytes or mmap)."""
     scanner = _Scanner()
     scanner.facts.size = len(buf)
-    scanner.feed(buf, len(buf))
+    end = min(len(buf), limits.MAX_MEMBER_BYTES)
+    if end < len(buf):  # cut at the last line boundary within the limit
+        end = buf.rfind(b"\n", 0, end) + 1 or end
+    scanner.feed(buf, end)
+    if not scanner.done and end < len(buf):
+        scanner.facts.problems.append(_member_limit_problem())
+    scanner.facts.bytes_read = scanner.scanned_to
     return scanner.finish(ended_with_newline=len(buf) == 0 or buf[-1:] == b"\n")
+
+
+def _member_limit_problem() -> str:
+    return (f"larger than {limits.mib(limits.MAX_MEMBER_BYTES)} (limit MAX_MEMBER_BYTES) with no run_stop "
+            "before that; the rest is not read")
 
 
 def scan_stream(handle: BinaryIO, chunk_bytes: int = CHUNK_BYTES) -> RunFacts:
@@ -159,21 +199,38 @@ def scan_stream(handle: BinaryIO, chunk_bytes: int = CHUNK_BYTES) -> RunFacts:
     carry = b""
     last = b""
     size = 0
+    skipping = False  # inside a line longer than MAX_LINE_BYTES: drop bytes up to its end
     while not scanner.done:
-        chunk = handle.read(chunk_bytes)
+        if size >= limits.MAX_MEMBER_BYTES:
+            if handle.read(1):
+                scanner.facts.problems.append(_member_limit_problem())
+            break
+        chunk = handle.read(min(chunk_bytes, limits.MAX_MEMBER_BYTES - size))
         if not chunk:
             break
         size += len(chunk)
         last = chunk[-1:]
+        if skipping:
+            newline = chunk.find(b"\n")
+            if newline == -1:
+                continue
+            scanner.lines_before += 1
+            chunk, skipping = chunk[newline + 1:], False
         buf = carry + chunk if carry else chunk
         end = buf.rfind(b"\n") + 1
         if end:
             scanner.feed(buf, end)
             scanner.lines_before += buf.count(b"\n", 0, end)
         carry = buf[end:]
+        if len(carry) > limits.MAX_LINE_BYTES:  # never buffer an endless line: linear time, bounded memory
+            scanner.facts.problems.append(
+                f"line {scanner.lines_before + 1}: longer than {limits.mib(limits.MAX_LINE_BYTES)} "
+                "(limit MAX_LINE_BYTES); skipped")
+            carry, skipping = b"", True
     if carry and not scanner.done:
         scanner.feed(carry, len(carry))
     scanner.facts.size = size  # bytes read: the rest, after the first run_stop, cannot change the facts
+    scanner.facts.bytes_read = size
     return scanner.finish(ended_with_newline=size == 0 or last == b"\n")
 
 

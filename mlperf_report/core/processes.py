@@ -1,0 +1,97 @@
+"""Stopping cleanly: a killed build leaves no worker or kernel behind.
+
+Pool workers (notebook runners, ingest scanners) are forked from the build; kernels are children of
+the workers, in their own session (jupyter_client starts them so, which keeps a terminal's Ctrl-C
+from reaching them). Three rules cover every way a build can end:
+
+* the build turns SIGTERM into KeyboardInterrupt (:func:`interrupt_on_sigterm`), so ``kill`` takes
+  the same path as Ctrl-C: the runner terminates its workers (:func:`terminate_pool`);
+* a worker that gets SIGTERM or SIGINT stops its whole process tree (its kernels) and exits
+  (:func:`worker_setup`);
+* a worker asks the kernel to send it SIGTERM when its parent dies, even by SIGKILL
+  (``PR_SET_PDEATHSIG``, Linux); a kernel whose worker dies exits on its own (ipykernel's parent
+  poller, via ``JPY_PARENT_PID``), and is also stopped by the worker's handler first.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+#: Seconds a process gets between SIGTERM and SIGKILL.
+GRACE_S = 2.0
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Have the kernel send ``sig`` to this process when its parent exits (Linux; no-op elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+
+
+def stop_children(grace: float = GRACE_S) -> None:
+    """Terminate every descendant of this process (kernels and their children), then kill stragglers."""
+    import psutil
+
+    try:
+        children = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        return
+    for child in children:
+        try:
+            child.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(children, timeout=grace)
+    for child in alive:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace)
+
+
+def _worker_exit(signum, _frame) -> None:
+    signal.signal(signum, signal.SIG_IGN)
+    stop_children()
+    os._exit(128 + signum)
+
+
+def worker_setup(parent_pid: int | None = None) -> None:
+    """In a freshly started pool worker: exit with the parent, and take the kernels along on a signal."""
+    die_with_parent()
+    signal.signal(signal.SIGTERM, _worker_exit)
+    signal.signal(signal.SIGINT, _worker_exit)
+    if parent_pid is not None and os.getppid() != parent_pid:  # the parent died before prctl took hold
+        _worker_exit(signal.SIGTERM, None)
+
+
+def _raise_interrupt(signum, _frame) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signal.Signals(signum).name}")
+
+
+def interrupt_on_sigterm() -> None:
+    """In the build's main process: SIGTERM (and SIGHUP) stop the build as Ctrl-C does."""
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    signal.signal(signal.SIGHUP, _raise_interrupt)
+
+
+def terminate_pool(pool, grace: float = GRACE_S) -> None:
+    """Stop a ProcessPoolExecutor's workers now (they stop their kernels), not after their current task."""
+    processes = list(getattr(pool, "_processes", {}).values())  # the executor offers no public handle
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(grace)
+        if process.is_alive():
+            process.kill()
+            process.join(grace)
+    pool.shutdown(wait=False, cancel_futures=True)
