@@ -124,13 +124,18 @@ def test_deeply_nested_json_in_systems_file_and_log_line(tmp_path):
 
 def test_a_folder_nested_a_thousand_deep_is_refused_not_a_crash(tmp_path):
     tree = good_tree(tmp_path / "tree")
-    deep = str(tree / "Acme/results")
+    top = deep = str(tree / "Acme/results")
     for _ in range(1100):  # os.makedirs itself recurses too deep for this
         deep = os.path.join(deep, "d")
         os.mkdir(deep)
-    res = run_ingest(tree)
-    assert any("MAX_PATH_DEPTH" in p["problem"] for p in res.problems)
-    assert_good_results_intact(res)
+    try:
+        res = run_ingest(tree)
+        assert any("MAX_PATH_DEPTH" in p["problem"] for p in res.problems)
+        assert_good_results_intact(res)
+    finally:  # pytest's own clean-up (shutil.rmtree) recurses and would fail on this folder later
+        while deep != top:
+            os.rmdir(deep)
+            deep = os.path.dirname(deep)
 
 
 def test_a_cut_tar_keeps_what_came_before(tmp_path):
@@ -232,12 +237,18 @@ except Exception as error:
     assert "InputError" in done.stdout and "GIT_TIMEOUT_S" in done.stdout, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("bad", ["/tmp/x", "../../tmp/x", "training-v1.0/../../x"])
+@pytest.mark.parametrize("bad", ["ABSOLUTE", "../../elsewhere", "training-v1.0/../../x"])
 def test_report_round_is_validated_like_ingest_and_send(tmp_path, bad):
+    """A path as --round read tables there and wrote folders there; now it is refused up front."""
     from mlperf_report.cli.report import make_plan
+    from synthetic_round import V10, write_round
 
-    data_dir = tmp_path / "a" / "b" / "data"
+    data_dir, out = tmp_path / "a" / "b" / "data", tmp_path / "a" / "b" / "out"
     data_dir.mkdir(parents=True)
-    with pytest.raises(UserError, match="round"):
-        make_plan(round_id=bad, data_dir=data_dir, output_dir=tmp_path / "a" / "b" / "out")
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "data"]
+    bad = str(tmp_path / "elsewhere") if bad == "ABSOLUTE" else bad
+    target = (data_dir / bad).resolve()
+    write_round(target.parent, target.name, V10)  # tables where the path points
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(UserError, match="not of the form"):
+        make_plan(round_id=bad, data_dir=data_dir, output_dir=out)
+    assert sorted(tmp_path.rglob("*")) == before
