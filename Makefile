@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv report test bench data system-deps clean
+.PHONY: help venv report test bench fuzz data system-deps clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -32,6 +32,9 @@ bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs .
 	$(PY) bench/notebooks_speed.py
 	$(PY) bench/report_speed.py
 	$(PY) bench/build_speed.py
+
+fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (figures in docs/FUZZING.md)
+	$(PY) bench/fuzz.py
 
 data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
 	for v in 0.7 1.0 1.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \
