@@ -2,8 +2,9 @@
 
 A results tree is third-party data and a copy of it may be cut, corrupted or crafted: a tiny zip can
 inflate to gigabytes, a log can be one endless line, JSON can nest without end, folders can nest a
-thousand deep. Each limit below is far above anything an official round holds (the largest v1.0
-result file is ~40 MB, systems JSONs are a few KB, trees are 6 folders deep), so real data never
+thousand deep. Each limit below is far above anything an official round holds (Training v0.7-v4.1:
+~0.5 GiB of result files per round, the largest ~4 MiB; systems JSONs of 2 KiB, Inference's up to
+66 KiB; trees 5 to 10 folders deep), so real data never
 meets one; hostile data meets one early and gets a clear problem line naming the file, while the
 rest of the round goes on. Memory then stays bounded whatever the input (streams are read in
 chunks of at most :data:`CHUNK_BYTES`, a line is never held beyond :data:`MAX_LINE_BYTES`).
@@ -16,9 +17,9 @@ import math
 from typing import BinaryIO
 
 #: Bytes read from one result file (after decompression); the rest is not scanned.
-MAX_MEMBER_BYTES = 1 << 30
+MAX_MEMBER_BYTES = 256 << 20
 #: Bytes read from all result files of one round together (after decompression).
-MAX_ROUND_BYTES = 64 << 30
+MAX_ROUND_BYTES = 16 << 30
 #: Longest log line kept whole; a longer line is skipped (a problem), never buffered.
 MAX_LINE_BYTES = 1 << 20
 #: Largest systems JSON or scaling.json.
@@ -38,6 +39,9 @@ GIT_TIMEOUT_S = 600
 MAX_RUN_MINUTES = 60 * 24 * 30
 #: Read size of streamed members.
 CHUNK_BYTES = 8 << 20
+#: Files up to this size are memory-mapped for the scan; larger ones are streamed (a mapped file's
+#: pages count in the process's memory as they are read).
+MAX_MAPPED_BYTES = 64 << 20
 
 
 class LimitError(ValueError):

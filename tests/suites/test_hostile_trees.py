@@ -201,6 +201,26 @@ def test_endless_line_and_huge_line_with_a_key_stay_in_bounded_memory(tmp_path):
     assert any("result_8.txt" in p["file"] and "MAX_LINE_BYTES" in p["problem"] for p in report["problems"]), lines
 
 
+def test_huge_files_in_a_folder_stay_in_bounded_memory(tmp_path):
+    """A 300 MB file with no newline (sparse: no disk used) is read up to MAX_MEMBER_BYTES, in chunks;
+    a 20 MB line holding run_stop is skipped without being copied."""
+    tree = good_tree(tmp_path / "tree")
+    with open(tree / "Acme/results/x1/resnet/result_9.txt", "wb") as handle:
+        handle.truncate(300 << 20)
+    with open(tree / "Acme/results/x1/resnet/result_8.txt", "wb") as handle:
+        handle.write(run_log(None).encode() + b':::MLLOG {"key": "run_stop", "time_ms": 1, "value": "')
+        handle.write(b"B" * (20 << 20) + b'"}\n')
+    done = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, str(tree)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["peak_mb"] < 300, report["peak_mb"]
+    found = {(p["file"].rsplit("/", 1)[-1], word) for p in report["problems"]
+             for word in ("MAX_MEMBER_BYTES", "MAX_LINE_BYTES") if word in p["problem"]}
+    assert {("result_9.txt", "MAX_MEMBER_BYTES"), ("result_9.txt", "MAX_LINE_BYTES"),
+            ("result_8.txt", "MAX_LINE_BYTES")} <= found, report["problems"]
+
+
 def test_bytes_scanned_counts_what_was_read(tmp_path):
     tree = good_tree(tmp_path / "tree")
     path = tree / "Acme/results/x1/resnet/result_0.txt"

@@ -10,6 +10,7 @@ Like MLCommons' summarizer, the first ``run_start`` and the first ``run_stop`` o
 from __future__ import annotations
 
 import mmap
+import os
 import re
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -237,6 +238,8 @@ def scan_stream(handle: BinaryIO, chunk_bytes: int = CHUNK_BYTES) -> RunFacts:
 def scan_path(path) -> RunFacts:
     """Scan a file on disk through a read-only memory map (no copy of the file into memory)."""
     with open(path, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > limits.MAX_MAPPED_BYTES:
+            return scan_stream(handle)  # bounded memory however large the file
         try:
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as buf:
                 return scan_buffer(buf)
