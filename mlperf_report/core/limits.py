@@ -28,6 +28,9 @@ MAX_JSON_BYTES = 4 << 20
 MAX_JSON_DEPTH = 64
 #: Deepest folder (or archive path) below the source root; deeper ones are not listed.
 MAX_PATH_DEPTH = 32
+#: Most files and folders listed from one source (a zip's index is refused above it before it is read:
+#: a crafted 100 MB zip can index millions of empty members).
+MAX_ENTRIES = 500_000
 #: Longest file name path (characters) listed from a source.
 MAX_PATH_CHARS = 4096
 #: Longest submitter / system name drawn in a chart; longer names are shortened with "…" there

@@ -143,6 +143,8 @@ class FolderSource(Source):
             except OSError as error:
                 refused.append((printable_name(rel_dir), f"folder cannot be read: {error.strerror}"))
                 continue
+            if len(entries) + len(folders) + len(refused) + len(items) > limits.MAX_ENTRIES:
+                raise _too_many(str(self.root))
             for item in items:
                 rel = f"{rel_dir}/{item.name}" if rel_dir else item.name
                 kind = _kind(item)
@@ -193,6 +195,7 @@ class ZipSource(Source):
     @property
     def zip(self) -> zipfile.ZipFile:
         if self._zip is None:
+            _check_zip_index(self.path)
             try:
                 self._zip = zipfile.ZipFile(self.path)
             except zipfile.BadZipFile as error:
@@ -220,6 +223,22 @@ class ZipSource(Source):
 
 
 
+def _check_zip_index(path: Path) -> None:
+    """Refuse a zip whose index lists more than MAX_ENTRIES members before reading that index."""
+    try:
+        with open(path, "rb") as handle:
+            end = zipfile._EndRecData(handle)  # the end-of-archive record (no public API reads it alone)
+    except OSError:
+        return  # ZipFile says what is wrong
+    if end and end[zipfile._ECD_ENTRIES_TOTAL] > limits.MAX_ENTRIES:
+        raise InputError(f"{path}: the archive lists {end[zipfile._ECD_ENTRIES_TOTAL]:,} members, more than "
+                         f"{limits.MAX_ENTRIES:,} (limit MAX_ENTRIES); not read")
+
+
+def _too_many(label: str) -> InputError:
+    return InputError(f"{label}: more than {limits.MAX_ENTRIES:,} files and folders (limit MAX_ENTRIES); not read")
+
+
 class TarSource(Source):
     """A tar archive (optionally compressed). Tar has no index, so random access would mean
     decompressing from the start for every file: members are streamed in one pass instead."""
@@ -239,6 +258,9 @@ class TarSource(Source):
             with tarfile.open(self.path, "r:*") as tar:
                 for member in tar:
                     members.append((member.name, member.size, kind(member)))
+                    tar.members = []  # tarfile keeps every member it has read: not needed here
+                    if len(members) > limits.MAX_ENTRIES:
+                        raise _too_many(str(self.path))
         except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
             if not members:
                 raise InputError(f"{self.path}: not a readable tar archive ({error})") from error
@@ -253,6 +275,7 @@ class TarSource(Source):
         try:
             with tarfile.open(self.path, "r|*") as tar:
                 for member in tar:
+                    tar.members = []  # tarfile keeps every member it has read: not needed here
                     if member.isfile() and member.name in names:
                         handle = tar.extractfile(member)
                         if handle is not None:

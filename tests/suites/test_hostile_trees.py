@@ -122,6 +122,16 @@ def test_deeply_nested_json_in_systems_file_and_log_line(tmp_path):
     assert status(res, "b64", "resnet") == "ok"  # the real run_start line further down still counts
 
 
+def test_lone_surrogates_in_json_text_are_written(tmp_path):
+    """JSON may spell "\\ud800", which no UTF-8 file can hold: the tables are still written."""
+    tree = good_tree(tmp_path / "tree")
+    write(tree, "Acme/systems/x1.json", system_json().replace('"Acme X1"', '"Acme \\ud800 X1"'))
+    path = tree / "Acme/results/x1/resnet/result_0.txt"
+    path.write_text(path.read_text().replace('"global_batch_size", "value": 256', '"global_batch_size", "value": "\\udc80"'))
+    write_tables(run_ingest(tree), tmp_path / "out")
+    assert "Acme ? X1" in (tmp_path / "out" / "systems.csv").read_text(encoding="utf-8")
+
+
 def test_a_folder_nested_a_thousand_deep_is_refused_not_a_crash(tmp_path):
     tree = good_tree(tmp_path / "tree")
     top = deep = str(tree / "Acme/results")
@@ -219,6 +229,19 @@ def test_huge_files_in_a_folder_stay_in_bounded_memory(tmp_path):
              for word in ("MAX_MEMBER_BYTES", "MAX_LINE_BYTES") if word in p["problem"]}
     assert {("result_9.txt", "MAX_MEMBER_BYTES"), ("result_9.txt", "MAX_LINE_BYTES"),
             ("result_8.txt", "MAX_LINE_BYTES")} <= found, report["problems"]
+
+
+def test_a_source_listing_too_many_files_is_refused_before_its_index_is_read(tmp_path, monkeypatch):
+    """A crafted 100 MB zip can index millions of empty members (gigabytes as Python objects)."""
+    tree = good_tree(tmp_path / "training_results_v1.0")
+    zip_path = zip_tree(tree, tmp_path / "training_results_v1.0.zip")
+    tar_path = tmp_path / "training_results_v1.0.tar"
+    with tarfile.open(tar_path, "w") as tar:
+        tar.add(tree, arcname="training_results_v1.0")
+    monkeypatch.setattr(limits, "MAX_ENTRIES", 10)
+    for source in (zip_path, tar_path, tree):
+        with pytest.raises(InputError, match="MAX_ENTRIES"):
+            run_ingest(source)
 
 
 def test_bytes_scanned_counts_what_was_read(tmp_path):

@@ -391,4 +391,6 @@ def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
         "systems.csv": _csv(result.systems),
         "manifest.json": json.dumps(result.manifest, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
     }
-    return write_texts({out_dir / name: text for name, text in texts.items()})
+    # JSON may spell lone surrogates ("\ud800"), which UTF-8 cannot hold: written as "?"
+    return write_texts({out_dir / name: text.encode("utf-8", "replace").decode("utf-8")
+                        for name, text in texts.items()})
