@@ -80,6 +80,7 @@ class MailServer:
     temp_fail_data: int = 0                 # answer 451 to this many DATA commands first
     drop_after_data: int = 0                # close the connection after this many DATA (message discarded)
     keep_dropped: bool = False              # ... but keep the message: the reply is what gets lost
+    hang_after_data: float = 0.0            # keep the message, then wait this long before answering
     reject: set[str] = field(default_factory=set)  # RCPT TO these gets 550
     login: tuple[str, str] | None = None    # (user, password) the server accepts, when login is required
     received: list[Received] = field(default_factory=list)
@@ -107,6 +108,10 @@ class MailServer:
                 server.transport.close()
                 return "250 OK (never seen: the connection is gone)"
             self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content)))
+        if self.hang_after_data:
+            import asyncio
+
+            await asyncio.sleep(self.hang_after_data)
         return "250 OK"
 
     def authenticate(self, server, session, envelope, mechanism, auth_data):

@@ -148,6 +148,20 @@ def test_a_reply_lost_after_data_is_never_sent_twice(project, capsys):
     assert handler.data_commands == 4 and len(handler.by_recipient()["press@example.com"]) == 2
 
 
+def test_a_reply_that_never_comes_is_maybe_delivered_not_retried(tmp_path):
+    """The server keeps the message and never answers the end of DATA: the client's timeout is an
+    unknown outcome, recorded as maybe_sent, and nothing is sent twice."""
+    project = make_project(tmp_path, smtp={"host": HOST, "port": 25, "security": "none", "timeout": 1})
+    handler = MailServer(hang_after_data=3)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, to=["press@example.com"]) == 1
+    finally:
+        controller.stop()
+    assert handler.data_commands == 1 and len(handler.received) == 1
+    assert [e["status"] for e in log_entries(project)] == [sendlog.MAYBE]
+
+
 def test_a_dropped_connection_before_the_end_of_data_is_retried(project):
     """A connection lost before the message was handed over is safe to retry: not delivered."""
     handler = MailServer(temp_fail_data=1)
