@@ -13,9 +13,11 @@ import json
 import math
 import os
 import tarfile
+import tempfile
 import unicodedata
 import zipfile
 from collections import Counter
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -215,13 +217,11 @@ def test_tar_listing_of_any_names(members):
     _check_listing(listing)
 
 
-def _scratch(name: str, data: bytes):
-    import tempfile
-    from pathlib import Path
+_SCRATCH = tempfile.TemporaryDirectory(prefix="mlperf-report-fuzz-")  # removed when the run ends
 
-    folder = Path(tempfile.gettempdir()) / f"mlperf-report-fuzz-{os.getpid()}"
-    folder.mkdir(exist_ok=True)
-    path = folder / name
+
+def _scratch(name: str, data: bytes):
+    path = Path(_SCRATCH.name) / name
     path.write_bytes(data)
     return path
 

@@ -159,7 +159,10 @@ class FolderSource(Source):
                 elif kind == "link":
                     refused.append((rel, "symbolic link; ignored"))
                 elif kind == "file":
-                    entries.append(Entry(rel, item.stat(follow_symlinks=False).st_size))
+                    try:
+                        entries.append(Entry(rel, item.stat(follow_symlinks=False).st_size))
+                    except OSError as error:
+                        refused.append((rel, f"cannot be read: {error.strerror}"))
                 else:
                     refused.append((rel, kind))
         return Listing(sorted(entries, key=lambda e: e.name), sorted(refused), sorted(folders))
