@@ -20,6 +20,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--absent", type=Path, metavar="FILE",
                         help="list of result files known to be missing from this copy of the tree (one path per "
                              "line, e.g. ../shared/mlperf/ABSENT.txt); their result sets are reported as incomplete")
+    parser.add_argument("--no-compliance", dest="compliance", action="store_false",
+                        help="skip MLCommons' compliance checker (quick look: the manifest then says the scores are unchecked)")
     parser.add_argument("--strict", action="store_true", help="exit non-zero when any problem was found")
     parser.add_argument("--quiet", action="store_true", help="print only the summary line")
 
@@ -45,14 +47,14 @@ def read_absent(path: Path) -> list[str]:
         raise UserError(f"{path}: cannot read the --absent list ({error.strerror})") from error
 
 
-def _progress(stream):
+def _progress(stream, what: str = "scanning logs"):
     last = [0.0]
 
     def report(done: int, total: int) -> None:
         now = time.monotonic()
         if stream.isatty() and (now - last[0] > 0.1 or done == total):
             last[0] = now
-            stream.write(f"\r  scanning logs: {done}/{total}")
+            stream.write(f"\r  {what}: {done}/{total}")
             if done == total:
                 stream.write("\n")
             stream.flush()
@@ -72,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
         out_dir = args.out or paths.round_data(round_.id)
         absent = read_absent(args.absent) if args.absent else []
         ingest = suite_for(round_.id).module("ingest")
-        result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr), absent=absent)
+        what = "checking logs (compliance)" if args.compliance else "scanning logs"
+        result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr, what),
+                               absent=absent, compliance=args.compliance)
     finally:
         source.close()
     written = ingest.write_tables(result, out_dir)

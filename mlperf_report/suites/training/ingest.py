@@ -9,6 +9,7 @@ what was wrong where.
 from __future__ import annotations
 
 import json
+import mmap
 import multiprocessing
 import os
 import re
@@ -25,19 +26,21 @@ from mlperf_report import __version__
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.atomic import write_texts
 from mlperf_report.core.errors import InputError
-from mlperf_report.suites.training.mllog import RunFacts, scan_path, scan_stream
+from mlperf_report.suites.training.mllog import RunFacts, scan_buffer, scan_path, scan_stream
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
 from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse_system
 from mlperf_report.suites.training.tree import ResultFile, Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
-                            "stop_status", "global_batch_size", "seed", "train_samples", "file"]
+                            "stop_status", "compliant", "failed_check", "global_batch_size", "seed", "train_samples",
+                            "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
-                  "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
+                  "runs_noncompliant", "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
                   "host_processor_model", "host_processors", "nodes", "framework"]
-INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_absent",
+INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_noncompliant",
+               "runs_absent",
                "accelerators", "host_processors", "nodes")
 
 
@@ -54,32 +57,58 @@ class IngestResult:
 # --- scanning, in worker processes -------------------------------------------------------------
 
 _worker_source: Source | None = None
+_worker_check: CheckSetup | None = None
 
 
-def _init_worker(source: Source) -> None:
+@dataclass(frozen=True)
+class CheckSetup:
+    """What the workers need to judge files: the ruleset and the verdicts already known."""
+
+    ruleset: str
+    cache: dict
+
+
+def _init_worker(source: Source, check: CheckSetup | None = None) -> None:
     """Give each worker its own handle: a forked copy of the parent's open archive would share its
     file offset with the other workers."""
-    global _worker_source
+    global _worker_source, _worker_check
     source.reopen()
-    _worker_source = source
+    _worker_source, _worker_check = source, check
 
 
-def _scan_one(source: Source, name: str) -> RunFacts:
-    try:
-        local = source.local_path(name)
+def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunFacts, tuple | None]:
+    """Scan one file; with ``check``, also get its compliance verdict from the same bytes."""
+    local = source.local_path(name)
+    if check is None:
         if local is not None:
-            return scan_path(local)
+            return scan_path(local), None
         with source.open(name) as handle:
-            return scan_stream(handle)
+            return scan_stream(handle), None
+    from mlperf_report.suites.training import compliance
+
+    if local is not None:
+        with open(local, "rb") as handle:
+            try:
+                with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+                    return scan_buffer(buf), compliance.verdict_for(buf, check.ruleset, check.cache)
+            except ValueError:  # an empty file cannot be mapped
+                pass
+    data = local.read_bytes() if local is not None else source.read_bytes(name)
+    return scan_buffer(data), compliance.verdict_for(data, check.ruleset, check.cache)
+
+
+def _scan_one(source: Source, name: str, check: CheckSetup | None = None) -> tuple[RunFacts, tuple | None]:
+    try:
+        return _read_one(source, name, check)
     except (OSError, EOFError, ValueError, zlib.error, zipfile.BadZipFile) as error:
         facts = RunFacts()
         facts.problems.append(f"cannot be read: {error}")
-        return facts
+        return facts, None
 
 
-def _scan_batch(names: list[str]) -> list[tuple[str, RunFacts]]:
+def _scan_batch(names: list[str]) -> list[tuple[str, tuple]]:
     assert _worker_source is not None
-    return [(name, _scan_one(_worker_source, name)) for name in names]
+    return [(name, _scan_one(_worker_source, name, _worker_check)) for name in names]
 
 
 def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
@@ -94,13 +123,28 @@ def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
 
 
 def scan_results(source: Source, files: list[ResultFile], jobs: int,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, RunFacts]:
-    """Scan every result file; in ``jobs`` processes when the source allows random access."""
+                 progress: Callable[[int, int], None] | None = None, check: CheckSetup | None = None,
+                 verdicts: dict | None = None) -> dict[str, RunFacts]:
+    """Scan every result file; in ``jobs`` processes when the source allows random access. With
+    ``check``, each file's (hash, compliance verdict, cached?) goes into ``verdicts``."""
     facts: dict[str, RunFacts] = {}
+    verdicts = {} if verdicts is None else verdicts
     total = len(files)
+
+    def take(name: str, outcome: tuple) -> None:
+        facts[name] = outcome[0]
+        if outcome[1] is not None:
+            verdicts[name] = outcome[1]
+
     if isinstance(source, TarSource):
         for name, handle in source.iter_members({f.entry.name for f in files}):
-            facts[name] = scan_stream(handle)
+            if check is None:
+                facts[name] = scan_stream(handle)
+            else:
+                from mlperf_report.suites.training import compliance
+
+                data = handle.read()
+                take(name, (scan_buffer(data), compliance.verdict_for(data, check.ruleset, check.cache)))
             if progress:
                 progress(len(facts), total)
         for f in files:
@@ -108,16 +152,17 @@ def scan_results(source: Source, files: list[ResultFile], jobs: int,
         return facts
     if jobs <= 1 or total < 32:
         for f in files:
-            facts[f.entry.name] = _scan_one(source, f.entry.name)
-            if progress and len(facts) % 100 == 0:
+            take(f.entry.name, _scan_one(source, f.entry.name, check))
+            if progress and (len(facts) % (100 if check is None else 10) == 0 or len(facts) == total):
                 progress(len(facts), total)
         return facts
-    batches = _batches(files, jobs * 4)
+    batches = _batches(files, jobs * (4 if check is None else 32))
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(source,)) as pool:
+                             initargs=(source, check)) as pool:
         for batch in pool.map(_scan_batch, batches):
-            facts.update(batch)
+            for name, outcome in batch:
+                take(name, outcome)
             if progress:
                 progress(len(facts), total)
     return facts
@@ -176,9 +221,11 @@ def _set_identity(systems: dict, org: str, system_id: str, logged_division: str 
 
 
 def build_tables(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
-                 scaling: dict, problems: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Runs, results and systems tables from what was read (no file access here)."""
-    runs, logged_division = _run_table(round_, tree, systems, facts, problems)
+                 scaling: dict, problems: list[dict], verdicts: dict | None = None,
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Runs, results and systems tables from what was read (no file access here). ``verdicts``:
+    file -> (hash, compliance verdict, cached?); without it, ``compliant`` stays empty (unchecked)."""
+    runs, logged_division = _run_table(round_, tree, systems, facts, problems, verdicts or {})
     results = _result_table(round_, tree, systems, runs, logged_division, scaling, problems)
     systems_df = pd.DataFrame([{"round": round_.id, **{k: v for k, v in row.items() if k != "org"}}
                                for row in systems.values()])
@@ -190,7 +237,7 @@ def build_tables(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[st
 
 
 def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
-               problems: list[dict]) -> tuple[pd.DataFrame, dict]:
+               problems: list[dict], verdicts: dict) -> tuple[pd.DataFrame, dict]:
     """One row per result file, and the division each result set's first log names."""
     run_rows = []
     logged_division: dict[tuple[str, str, str], str] = {}
@@ -199,6 +246,9 @@ def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str,
         fact = facts[name]
         for problem in fact.problems:
             problems.append({"file": name, "problem": problem})
+        verdict = verdicts[name][1] if name in verdicts else None
+        if verdict is not None and verdict.problem:
+            problems.append({"file": name, "problem": verdict.problem})
         set_key = (result.org, result.system, result.benchmark_folder)
         logged = str(fact.values.get("submission_division") or "").lower()
         logged_division.setdefault(set_key, logged)
@@ -209,6 +259,8 @@ def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str,
             "run": result.run, "time_to_train_min": fact.minutes, "converged": fact.converged,
             "run_start_ms": fact.run_start_ms, "run_stop_ms": fact.run_stop_ms,
             "stop_status": fact.stop_status or "",
+            "compliant": None if verdict is None else verdict.compliant,
+            "failed_check": "" if verdict is None else verdict.failed_check,
             "global_batch_size": fact.values.get("global_batch_size"),
             "seed": fact.values.get("seed"), "train_samples": fact.values.get("train_samples"),
             "file": name,
@@ -276,9 +328,12 @@ def _tree_relative(top: str) -> Callable[[str], str]:
 
 
 def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None, absent: list[str] = ()) -> IngestResult:
+           progress: Callable[[int, int], None] | None = None, absent: list[str] = (),
+           compliance: bool = True, cache_dir: Path | None = None) -> IngestResult:
     """Read, scan and score a whole results tree (no output written). ``absent``: lines naming result
-    files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so."""
+    files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so.
+    ``compliance``: judge every result file with MLCommons' checker (verdicts cached in ``cache_dir``,
+    default ``.cache/``); without it the scores are unchecked and the manifest says so."""
     listing = source.list()
     problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
     tree = classify(listing.entries, listing.folders)
@@ -293,8 +348,12 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         contents = {name: handle.read() for name, handle in source.iter_members(small)}
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents)
-    facts = scan_results(source, tree.results, jobs or os.cpu_count() or 1, progress)
-    runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems)
+    check = _check_setup(round_, cache_dir) if compliance else None
+    verdicts: dict = {}
+    facts = scan_results(source, tree.results, jobs or os.cpu_count() or 1, progress, check, verdicts)
+    if check is not None:
+        _save_verdicts(round_, cache_dir, check, verdicts)
+    runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems, verdicts)
     with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
     for (org, stem), entry in sorted(tree.systems.items()):
         if (org, stem.lower()) not in with_results:
@@ -315,10 +374,45 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
             "by_status": {k: int(v) for k, v in status_counts.items()},
             "problems": len(problems), "ignored": len(tree.ignored),
         },
+        "compliance": _compliance_manifest(round_, check, verdicts),
         "problems": problems,
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in tree.ignored],
     }
     return IngestResult(round_, runs, results, systems_df, manifest, problems)
+
+
+def _check_setup(round_: rounds.Round, cache_dir: Path | None) -> CheckSetup:
+    from mlperf_report.core import paths
+    from mlperf_report.suites.training import compliance as checker
+
+    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir or paths.CACHE))
+
+
+def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSetup, verdicts: dict) -> None:
+    """Add the verdicts computed now to the cache (nothing is written on a fully warm run)."""
+    from mlperf_report.core import paths
+    from mlperf_report.suites.training import compliance as checker
+
+    new = {key: checker.cache_entry(verdict) for key, verdict, cached in verdicts.values() if not cached}
+    if new:
+        try:
+            checker.save_cache(round_.ruleset, cache_dir or paths.CACHE, {**check.cache, **new})
+        except OSError:
+            pass  # a read-only checkout still ingests; the verdicts are computed again next time
+
+
+def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict) -> dict:
+    if check is None:
+        return {"checked": False,
+                "note": "ingested with --no-compliance: the scores are unchecked (MLCommons' compliance "
+                        "checker did not judge the result files)"}
+    from mlperf_report.suites.training import compliance as checker
+
+    values = list(verdicts.values())
+    return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
+            "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
+            "from_cache": sum(1 for _, _, cached in values if cached),
+            "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
 
 
 def _csv(frame: pd.DataFrame) -> str:
