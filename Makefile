@@ -34,7 +34,7 @@ bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs .
 	$(PY) bench/build_speed.py
 
 data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
-	for v in 0.7 1.0 1.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \
+	for v in 0.7 1.0 1.1 4.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \
 	  --absent ../shared/mlperf/ABSENT.txt --quiet || exit 1; done
 
 clean:  ## remove generated output (keeps .venv)

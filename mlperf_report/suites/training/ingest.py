@@ -26,6 +26,7 @@ from mlperf_report import __version__
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.atomic import write_texts
 from mlperf_report.core.errors import InputError
+from mlperf_report.suites.training.power import round_has_power
 from mlperf_report.suites.training.mllog import RunFacts, scan_buffer, scan_path, scan_stream
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
@@ -37,7 +38,7 @@ RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_
                             "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
-                  "runs_noncompliant", "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
+                  "runs_noncompliant", "runs_absent", "energy_j", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
                   "host_processor_model", "host_processors", "nodes", "framework"]
 INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_noncompliant",
                "runs_absent",
@@ -354,6 +355,8 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     if check is not None:
         _save_verdicts(round_, cache_dir, check, verdicts)
     runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems, verdicts)
+    results, power_files = _energy(round_, source, listing.entries, runs, results)
+    ignored = [(name, reason) for name, reason in tree.ignored if name not in power_files]
     with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
     for (org, stem), entry in sorted(tree.systems.items()):
         if (org, stem.lower()) not in with_results:
@@ -372,13 +375,30 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
             "systems": len(systems_df), "result_sets": len(results),
             "scored": int(status_counts.get("ok", 0)),
             "by_status": {k: int(v) for k, v in status_counts.items()},
-            "problems": len(problems), "ignored": len(tree.ignored),
+            "problems": len(problems), "ignored": len(ignored),
+            "power_files": len(power_files),
         },
         "compliance": _compliance_manifest(round_, check, verdicts),
         "problems": problems,
-        "ignored": [{"file": strip(name), "reason": reason} for name, reason in tree.ignored],
+        "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
     return IngestResult(round_, runs, results, systems_df, manifest, problems)
+
+
+def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
+            results: pd.DataFrame) -> tuple[pd.DataFrame, set[str]]:
+    """Energy to train for the sets with power logs (Training v4.0 on), and the power files used."""
+    if not round_has_power(round_):
+        return results, set()
+    from mlperf_report.suites.training import power
+
+    logs = power.find_power_logs([entry.name for entry in entries])
+    if not logs:
+        return results, set()
+    scored = power.add_energy(results, runs, logs, source.read_bytes, round_.ruleset)
+    used = {name for group in logs.values() for names in [*group.nodes.values(), *group.switches.values()]
+            for name in names}
+    return scored.reindex(columns=RESULT_COLUMNS), used
 
 
 def _check_setup(round_: rounds.Round, cache_dir: Path | None) -> CheckSetup:
