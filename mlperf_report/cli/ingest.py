@@ -62,6 +62,14 @@ def _progress(stream, what: str = "scanning logs"):
     return report
 
 
+def _verdicts(result) -> str:
+    compliance = result.manifest.get("compliance") or {}
+    if not compliance.get("checked"):
+        return "compliance NOT checked (scores unchecked); "
+    return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "
+            f"({result.verdicts_from_cache} verdicts from the cache); ")
+
+
 def run(args: argparse.Namespace) -> int:
     from mlperf_report.core import paths
     from mlperf_report.core.sources import open_source
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  problem: {problem['file']}: {problem['problem']}", file=sys.stderr)
     statuses = ", ".join(f"{n} {s}" for s, n in counts["by_status"].items())
     print(f"{round_.id}: {counts['result_files']} result files, {counts['result_sets']} result sets ({statuses}); "
-          f"{counts['problems']} problems, {counts['ignored']} files ignored; "
+          f"{counts['problems']} problems, {counts['ignored']} files ignored; {_verdicts(result)}"
           f"wrote {', '.join(p.name for p in written)} to {out_dir} in {time.perf_counter() - started:.2f} s")
     if args.strict and result.problems:
         print(f"--strict: {len(result.problems)} problems (listed above and in {out_dir / 'manifest.json'})",

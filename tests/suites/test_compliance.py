@@ -50,7 +50,8 @@ def test_compliant_round_scores_as_before(tmp_path):
     assert resnet(res).score_min == pytest.approx(30.0) and resnet(res).runs_noncompliant == 0
     assert res.manifest["compliance"] == {
         "checked": True, "checker": f"mlperf-logging {compliance.checker_version()}", "ruleset": "training_1.0.0",
-        "files_checked": 5, "from_cache": 0, "noncompliant": 0}
+        "files_checked": 5, "noncompliant": 0}
+    assert res.verdicts_from_cache == 0
 
 
 def test_converged_run_failing_a_check_counts_as_not_converged(tmp_path):
@@ -91,7 +92,7 @@ def test_second_ingest_takes_verdicts_from_the_cache(tmp_path):
     stored = compliance.cache_file("1.0.0", cache)
     assert stored.is_file() and "mlperf_logging" in stored.name
     warm = run_ingest(tree, cache)
-    assert warm.manifest["compliance"]["from_cache"] == 5
+    assert warm.verdicts_from_cache == 5
     # the cache really is what decides: a verdict planted for one file's content hash is used as is
     data = json.loads(stored.read_text())
     key = compliance.digest((tree / "Acme/results/x1/resnet/result_0.txt").read_bytes())
@@ -102,7 +103,7 @@ def test_second_ingest_takes_verdicts_from_the_cache(tmp_path):
     # a changed file is a new hash: judged again, not taken from the cache
     (tree / "Acme/results/x1/resnet/result_0.txt").write_text(compliant_log(30.0, seed=0, init_minutes=2))
     changed = run_ingest(tree, cache)
-    assert changed.manifest["compliance"]["from_cache"] == 4 and bool(changed.runs.iloc[0].compliant)
+    assert changed.verdicts_from_cache == 4 and bool(changed.runs.iloc[0].compliant)
 
 
 def test_parallel_workers_give_the_same_verdicts(tmp_path):

@@ -53,6 +53,7 @@ class IngestResult:
     systems: pd.DataFrame
     manifest: dict
     problems: list[dict] = field(default_factory=list)
+    verdicts_from_cache: int = 0  # not in the manifest, which must not depend on the cache's state
 
 
 # --- scanning, in worker processes -------------------------------------------------------------
@@ -382,7 +383,8 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         "problems": problems,
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
-    return IngestResult(round_, runs, results, systems_df, manifest, problems)
+    return IngestResult(round_, runs, results, systems_df, manifest, problems,
+                        sum(1 for _, _, cached in verdicts.values() if cached))
 
 
 def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
@@ -431,7 +433,6 @@ def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdict
     values = list(verdicts.values())
     return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
             "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
-            "from_cache": sum(1 for _, _, cached in values if cached),
             "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
 
 
