@@ -78,3 +78,23 @@ def test_incomplete_power_logs_leave_energy_empty_and_say_why(tmp_path):
 def test_rounds_before_power_have_no_energy(tmp_path):
     res = run_ingest(power_tree(tmp_path / "t"), rounds.parse_round("training-v1.0"))
     assert res.results["energy_j"].isna().all()
+
+
+def test_results_table_shows_energy_and_runs_excluded_by_the_checker():
+    from mlperf_report.analysis.html_tables import results_table
+
+    base = dict(division="closed", submitter="Acme", display_name="Acme X1", accelerators=8, framework="PyTorch",
+                benchmark="llama2_70b_lora", runs_found=10, runs_required=10, status="ok")
+    rows = pd.DataFrame([
+        {**base, "system_id": "a", "score_min": 5.05, "runs_converged": 10, "runs_noncompliant": 0,
+         "energy_j": 16_384_267.95, "status_detail": "ok"},
+        {**base, "system_id": "b", "score_min": 8.22, "runs_converged": 9, "runs_noncompliant": 1,
+         "energy_j": None, "status_detail": "ok (1 converged run(s) failed MLCommons' compliance checker ...)"},
+    ])
+    table = results_table(rows, lang="en")
+    energy = [c for c in table.columns if "Energy" in c]
+    assert energy and table[energy[0]].tolist() == ["16.38", ""]
+    assert "compliance checker" in table.iloc[1, -1]
+    chinese = results_table(rows, lang="zh-Hant")
+    assert "合規" in chinese.iloc[1, -1]
+    assert not any("Energy" in c for c in results_table(rows.drop(columns="energy_j")).columns)
