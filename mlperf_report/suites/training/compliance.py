@@ -5,7 +5,10 @@ MLCommons' result_summarizer runs ``mlperf_logging.compliance_checker`` (the rou
 did not converge. We call the same library in process (no interpreter per file): the ruleset's own
 MLLOG parser, then the checker's rules. A verdict depends only on the file's bytes, the ruleset and the
 checker's version, so it is kept in a cache under ``.cache/compliance/`` keyed by exactly those; a
-second ingest of the same round only hashes its files.
+second ingest of the same round does not even hash its files: a small index remembers the hash of
+each file by where its bytes come from (path, size, mtime and inode on disk; archive identity, member
+name and stored CRC in a zip), as git's index does; a changed file has a new identity and is hashed
+and judged again.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from mlperf_report.core.atomic import write_texts
+from mlperf_report.core.sources import Source, ZipSource
 
 USAGE = "training"
 MAX_WORDS = 240  # characters of the first failed check kept in runs.csv
@@ -57,6 +62,46 @@ def save_cache(ruleset: str, cache_dir: Path, cache: dict[str, list]) -> None:
     """Write the cache atomically (sorted, so the file is deterministic)."""
     text = json.dumps(dict(sorted(cache.items())), separators=(",", ":")) + "\n"
     write_texts({cache_file(ruleset, cache_dir): text})
+
+
+def index_file(cache_dir: Path) -> Path:
+    return cache_dir / "compliance" / "digests.json"
+
+
+def load_index(cache_dir: Path) -> dict[str, str]:
+    """File identity -> content hash, for files hashed before."""
+    try:
+        data = json.loads(index_file(cache_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_index(cache_dir: Path, index: dict[str, str]) -> None:
+    write_texts({index_file(cache_dir): json.dumps(dict(sorted(index.items())), separators=(",", ":")) + "\n"})
+
+
+def identity(source: Source, name: str) -> str | None:
+    """Where a file's bytes come from, cheaply (no read): None when the source cannot say."""
+    try:
+        local = source.local_path(name)
+        if local is not None:
+            st = os.stat(local)
+            return f"file:{os.path.abspath(local)}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        if isinstance(source, ZipSource):
+            st, info = os.stat(source.path), source.zip.getinfo(name)
+            return (f"zip:{os.path.abspath(source.path)}:{st.st_size}:{st.st_mtime_ns}:{name}:"
+                    f"{info.CRC}:{info.file_size}")
+    except (OSError, KeyError):
+        return None
+    return None
+
+
+def cached_verdict(key: str | None, cache: dict[str, list]) -> Verdict | None:
+    known = cache.get(key) if key else None
+    if isinstance(known, list) and len(known) == 3:
+        return Verdict(bool(known[0]), str(known[1] or ""), str(known[2] or ""))
+    return None
 
 
 def cache_entry(verdict: Verdict) -> list:
@@ -119,7 +164,7 @@ def check_bytes(data, ruleset: str) -> Verdict:
 def verdict_for(data, ruleset: str, cache: dict[str, list]) -> tuple[str, Verdict, bool]:
     """(content hash, verdict, whether it came from ``cache``)."""
     key = digest(data)
-    known = cache.get(key)
-    if isinstance(known, list) and len(known) == 3:
-        return key, Verdict(bool(known[0]), str(known[1] or ""), str(known[2] or "")), True
+    known = cached_verdict(key, cache)
+    if known is not None:
+        return key, known, True
     return key, check_bytes(data, ruleset), False

@@ -68,6 +68,7 @@ class CheckSetup:
 
     ruleset: str
     cache: dict
+    index: dict  # file identity -> content hash (see compliance.identity)
 
 
 def _init_worker(source: Source, check: CheckSetup | None = None) -> None:
@@ -79,24 +80,32 @@ def _init_worker(source: Source, check: CheckSetup | None = None) -> None:
 
 
 def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunFacts, tuple | None]:
-    """Scan one file; with ``check``, also get its compliance verdict from the same bytes."""
+    """Scan one file; with ``check``, also its compliance verdict: (hash, verdict, cached?, identity),
+    from the cache when the file's identity is known, else judged from the same bytes as the scan."""
     local = source.local_path(name)
-    if check is None:
+    known = None
+    if check is not None:
+        from mlperf_report.suites.training import compliance
+
+        where = compliance.identity(source, name)
+        key = check.index.get(where) if where else None
+        verdict = compliance.cached_verdict(key, check.cache)
+        known = (key, verdict, True, where) if verdict is not None else None
+    if check is None or known is not None:
         if local is not None:
-            return scan_path(local), None
+            return scan_path(local), known
         with source.open(name) as handle:
-            return scan_stream(handle), None
-    from mlperf_report.suites.training import compliance
+            return scan_stream(handle), known
 
     if local is not None:
         with open(local, "rb") as handle:
             try:
                 with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-                    return scan_buffer(buf), compliance.verdict_for(buf, check.ruleset, check.cache)
+                    return scan_buffer(buf), (*compliance.verdict_for(buf, check.ruleset, check.cache), where)
             except ValueError:  # an empty file cannot be mapped
                 pass
     data = local.read_bytes() if local is not None else source.read_bytes(name)
-    return scan_buffer(data), compliance.verdict_for(data, check.ruleset, check.cache)
+    return scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), where)
 
 
 def _scan_one(source: Source, name: str, check: CheckSetup | None = None) -> tuple[RunFacts, tuple | None]:
@@ -146,7 +155,7 @@ def scan_results(source: Source, files: list[ResultFile], jobs: int,
                 from mlperf_report.suites.training import compliance
 
                 data = handle.read()
-                take(name, (scan_buffer(data), compliance.verdict_for(data, check.ruleset, check.cache)))
+                take(name, (scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
             if progress:
                 progress(len(facts), total)
         for f in files:
@@ -384,7 +393,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
     return IngestResult(round_, runs, results, systems_df, manifest, problems,
-                        sum(1 for _, _, cached in verdicts.values() if cached))
+                        sum(1 for outcome in verdicts.values() if outcome[2]))
 
 
 def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
@@ -407,7 +416,8 @@ def _check_setup(round_: rounds.Round, cache_dir: Path | None) -> CheckSetup:
     from mlperf_report.core import paths
     from mlperf_report.suites.training import compliance as checker
 
-    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir or paths.CACHE))
+    cache_dir = cache_dir or paths.CACHE
+    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir), checker.load_index(cache_dir))
 
 
 def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSetup, verdicts: dict) -> None:
@@ -415,12 +425,16 @@ def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSet
     from mlperf_report.core import paths
     from mlperf_report.suites.training import compliance as checker
 
-    new = {key: checker.cache_entry(verdict) for key, verdict, cached in verdicts.values() if not cached}
-    if new:
-        try:
-            checker.save_cache(round_.ruleset, cache_dir or paths.CACHE, {**check.cache, **new})
-        except OSError:
-            pass  # a read-only checkout still ingests; the verdicts are computed again next time
+    cache_dir = cache_dir or paths.CACHE
+    new = {key: checker.cache_entry(verdict) for key, verdict, cached, _ in verdicts.values() if not cached}
+    places = {where: key for key, _, _, where in verdicts.values() if where and check.index.get(where) != key}
+    try:
+        if new:
+            checker.save_cache(round_.ruleset, cache_dir, {**check.cache, **new})
+        if places:
+            checker.save_index(cache_dir, {**check.index, **places})
+    except OSError:
+        pass  # a read-only checkout still ingests; the verdicts are computed again next time
 
 
 def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict) -> dict:
@@ -430,7 +444,7 @@ def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdict
                         "checker did not judge the result files)"}
     from mlperf_report.suites.training import compliance as checker
 
-    values = list(verdicts.values())
+    values = [outcome[:3] for outcome in verdicts.values()]
     return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
             "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
             "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
