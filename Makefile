@@ -29,6 +29,7 @@ test: venv system-deps  ## run the test suite
 
 bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs ../shared/mlperf)
 	$(PY) bench/ingest_speed.py
+	$(PY) bench/compliance_speed.py
 	$(PY) bench/notebooks_speed.py
 	$(PY) bench/report_speed.py
 	$(PY) bench/build_speed.py

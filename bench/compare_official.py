@@ -71,8 +71,23 @@ def compare(round_) -> int:
     energy_long = _long(detailed, {f"{b}:Energy": b for b in round_.benchmarks if f"{b}:Energy" in detailed.columns},
                         "official_energy_j")
     joined = (scores_long.merge(energy_long, on=["system_id", "benchmark"], how="outer")
-              .merge(ours[["system_id", "benchmark", "score_min", "energy_j", "status_detail"]],
+              .merge(ours[["system_id", "benchmark", "score_min", "energy_j", "runs_absent", "status_detail"]],
                      on=["system_id", "benchmark"], how="outer"))
+    # a set with result files missing from this cut-down copy (ABSENT.txt) is incomplete for us and
+    # scored from the files it has by the summarizer: not comparable on this copy, counted apart
+    cut = joined["runs_absent"].fillna(0).gt(0) & joined["score_min"].isna()
+    if cut.any():
+        print(f"{round_.id}: {int(cut.sum())} set(s) with files absent from this copy not compared: "
+              + ", ".join(joined.loc[cut, "system_id"] + "/" + joined.loc[cut, "benchmark"]))
+    joined = joined[~cut]
+    # the summarizer does not check a set's run count; we never score a set with fewer result files
+    # than the benchmark requires (status incomplete): a rule difference, listed apart
+    short = joined["status_detail"].fillna("").str.startswith("incomplete") & joined["score_min"].isna()
+    if short.any():
+        print(f"{round_.id}: {int(short.sum())} set(s) the summarizer scores from fewer result files than required "
+              "(ours: incomplete): " + ", ".join(joined.loc[short, "system_id"] + "/" + joined.loc[short, "benchmark"]
+                                                + " (" + joined.loc[short, "status_detail"] + ")"))
+    joined = joined[~short]
     same = _agree(joined["official"], joined["score_min"], 2)
     same_energy = _agree(joined["official_energy_j"], joined["energy_j"], 0)
     print(f"{round_.id}: {len(scores_long)} scores and {len(energy_long)} energies from mlperf-logging's summarizer; "
