@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from mlperf_report.core.sources import open_source
 from mlperf_report.suites.training import compliance, rounds
 from mlperf_report.suites.training.ingest import ingest, write_tables
 
-from trees import compliant_log, system_json, write
+from trees import compliant_log, mllog, system_json, write
 
 ROOT = Path(__file__).resolve().parents[2]
 V10 = rounds.parse_round("training-v1.0")
@@ -138,3 +139,25 @@ def test_written_tables_carry_the_verdicts(tmp_path):
     runs = pd.read_csv(tmp_path / "out" / "runs.csv")
     assert runs["compliant"].tolist() == [True, False, True, True, True]
     assert pd.read_csv(tmp_path / "out" / "results.csv").runs_noncompliant.tolist() == [1]
+
+
+MLLOG_LINE = st.builds(lambda key, t, value: mllog(key, t, value),
+                       st.sampled_from(["run_start", "run_stop", "eval_accuracy", "submission_org"]),
+                       st.integers(0, 2**40), st.one_of(st.none(), st.floats(allow_nan=False), st.text(max_size=8)))
+NOISE = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(NOISE, st.one_of(MLLOG_LINE, NOISE, st.just(":::MLLOG ")), NOISE, st.integers(0, 40)),
+                max_size=12),
+       st.sampled_from(["0.7.0", "1.0.0", "4.1.0"]))
+def test_fast_parse_equals_the_ruleset_parser(parts, ruleset):
+    """Log output mixed into MLLOG lines, corrupted lines, several tokens on a line: the same log
+    lines and parse errors as mlperf-logging's own parse_generator."""
+    lines = []
+    for before, middle, after, cut in parts:
+        line = before + middle + after
+        lines.append(line[:cut] + line[cut + 3:] + "\n" if cut % 3 == 0 else line + "\n")
+    ours = compliance.parse_lines(lines, ruleset)
+    theirs = compliance._parser(ruleset).parse_generator(lines)
+    assert ours == theirs
