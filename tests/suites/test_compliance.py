@@ -147,7 +147,7 @@ MLLOG_LINE = st.builds(lambda key, t, value: mllog(key, t, value),
 NOISE = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r"), max_size=30)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(NOISE, st.one_of(MLLOG_LINE, NOISE, st.just(":::MLLOG ")), NOISE, st.integers(0, 40)),
                 max_size=12),
        st.sampled_from(["0.7.0", "1.0.0", "4.1.0"]))
@@ -158,6 +158,13 @@ def test_fast_parse_equals_the_ruleset_parser(parts, ruleset):
     for before, middle, after, cut in parts:
         line = before + middle + after
         lines.append(line[:cut] + line[cut + 3:] + "\n" if cut % 3 == 0 else line + "\n")
-    ours = compliance.parse_lines(lines, ruleset)
-    theirs = compliance._parser(ruleset).parse_generator(lines)
-    assert ours == theirs
+    assert outcome(compliance.parse_lines, lines, ruleset) == outcome(compliance._parser(ruleset).parse_generator, lines)
+
+
+def outcome(parse, *args):
+    """What a parse gives: its result, or the type of exception it raises (the ruleset parser lets a
+    JSON line without ``time_ms`` raise, and so must we: ingest reports that file as a problem)."""
+    try:
+        return parse(*args)
+    except Exception as error:  # noqa: BLE001 - compared, not handled
+        return type(error)
