@@ -33,9 +33,19 @@ def _minutes(value) -> str:
 _STATUS_WORDS = ("incomplete", "not_converged", "invalid", "no_system_json", "unknown_benchmark")
 
 
+def _energy(value, lang: str) -> str:
+    return "" if pd.isna(value) else formatting.fixed(float(value) / 1e6, 2, lang)
+
+
 def status_text(row, lang: str) -> str:
-    """The status cell: "scored", else why not, in ``lang``."""
+    """The status cell: "scored" (and which runs the score excludes for failing MLCommons' compliance
+    checker), else why not, in ``lang``."""
     if row["status"] == "ok":
+        excluded = row.get("runs_noncompliant")
+        if not pd.isna(excluded) and int(excluded or 0) > 0:
+            if lang == languages.SOURCE:
+                return str(row.get("status_detail") or label("status.ok", lang))
+            return label("status.ok_noncompliant", lang, noncompliant=int(excluded))
         return label("status.ok", lang)
     if lang == languages.SOURCE or row["status"] not in _STATUS_WORDS:
         return str(row.get("status_detail") or row["status"])
@@ -54,16 +64,19 @@ def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
     df = results.assign(_ok=(results["status"] == "ok"))
     df = df.sort_values(["division", "_ok", "score_min", "submitter", "system_id"],
                         ascending=[True, False, True, True, True], kind="mergesort", na_position="last")
-    return pd.DataFrame({
+    table = {
         label("col.division", lang): [label(f"division.{d}", lang) if d in ("closed", "open") else d for d in df["division"]],
         label("col.submitter", lang): df["submitter"].astype(str),
         label("col.system", lang): df["display_name"].astype(str),
         label("col.accelerators", lang): [_count(v) for v in df["accelerators"]],
         label("col.framework", lang): df["framework"].fillna("").astype(str),
         label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
-        label("col.runs", lang): [_runs(row) for _, row in df.iterrows()],
-        label("col.status", lang): [status_text(row, lang) for _, row in df.iterrows()],
-    })
+    }
+    if "energy_j" in df.columns and df["energy_j"].notna().any():  # MLPerf Training Power results
+        table[label("col.energy", lang)] = [_energy(v, lang) for v in df["energy_j"]]
+    table[label("col.runs", lang)] = [_runs(row) for _, row in df.iterrows()]
+    table[label("col.status", lang)] = [status_text(row, lang) for _, row in df.iterrows()]
+    return pd.DataFrame(table)
 
 
 def no_price_table(perf: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:

@@ -20,6 +20,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--absent", type=Path, metavar="FILE",
                         help="list of result files known to be missing from this copy of the tree (one path per "
                              "line, e.g. ../shared/mlperf/ABSENT.txt); their result sets are reported as incomplete")
+    parser.add_argument("--no-compliance", dest="compliance", action="store_false",
+                        help="skip MLCommons' compliance checker (quick look: the manifest then says the scores are unchecked)")
     parser.add_argument("--strict", action="store_true", help="exit non-zero when any problem was found")
     parser.add_argument("--quiet", action="store_true", help="print only the summary line")
 
@@ -45,19 +47,27 @@ def read_absent(path: Path) -> list[str]:
         raise UserError(f"{path}: cannot read the --absent list ({error.strerror})") from error
 
 
-def _progress(stream):
+def _progress(stream, what: str = "scanning logs"):
     last = [0.0]
 
     def report(done: int, total: int) -> None:
         now = time.monotonic()
         if stream.isatty() and (now - last[0] > 0.1 or done == total):
             last[0] = now
-            stream.write(f"\r  scanning logs: {done}/{total}")
+            stream.write(f"\r  {what}: {done}/{total}")
             if done == total:
                 stream.write("\n")
             stream.flush()
 
     return report
+
+
+def _verdicts(result) -> str:
+    compliance = result.manifest.get("compliance") or {}
+    if not compliance.get("checked"):
+        return "compliance NOT checked (scores unchecked); "
+    return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "
+            f"({result.verdicts_from_cache} verdicts from the cache); ")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         out_dir = args.out or paths.round_data(round_.id)
         absent = read_absent(args.absent) if args.absent else []
         ingest = suite_for(round_.id).module("ingest")
-        result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr), absent=absent)
+        what = "checking logs (compliance)" if args.compliance else "scanning logs"
+        result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr, what),
+                               absent=absent, compliance=args.compliance)
     finally:
         source.close()
     written = ingest.write_tables(result, out_dir)
@@ -82,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"  problem: {problem['file']}: {problem['problem']}", file=sys.stderr)
     statuses = ", ".join(f"{n} {s}" for s, n in counts["by_status"].items())
     print(f"{round_.id}: {counts['result_files']} result files, {counts['result_sets']} result sets ({statuses}); "
-          f"{counts['problems']} problems, {counts['ignored']} files ignored; "
+          f"{counts['problems']} problems, {counts['ignored']} files ignored; {_verdicts(result)}"
           f"wrote {', '.join(p.name for p in written)} to {out_dir} in {time.perf_counter() - started:.2f} s")
     if args.strict and result.problems:
         print(f"--strict: {len(result.problems)} problems (listed above and in {out_dir / 'manifest.json'})",

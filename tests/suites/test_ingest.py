@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 V10 = rounds.parse_round("training-v1.0")
 
 
-def run_ingest(source_path, round_=V10, jobs=1, **kwargs):
+def run_ingest(source_path, round_=V10, jobs=1, compliance=False, **kwargs):
     source, facts = open_source(str(source_path))
     try:
-        return ingest(source, facts, round_, jobs=jobs, **kwargs)
+        return ingest(source, facts, round_, jobs=jobs, compliance=compliance, **kwargs)
     finally:
         source.close()
 

@@ -64,7 +64,7 @@ def test_every_absent_result_set_says_incomplete(v10):
         assert rows.loc[key, "status"] == "incomplete", key
 
 
-@pytest.mark.parametrize("version", ["0.7", "1.0", "1.1"])
+@pytest.mark.parametrize("version", ["0.7", "1.0", "1.1", "4.1"])
 def test_embedded_data_is_what_ingest_produces(tmp_path, version):
     """data/<round>/ must be the output of this project's own ingest of the archive, byte for byte."""
     round_ = rounds.parse_round(f"training-v{version}")

@@ -24,19 +24,22 @@ from mlperf_report.suites.training import rounds
 from mlperf_report.core.atomic import write_texts
 from mlperf_report.core import limits, processes
 from mlperf_report.core.errors import InputError
-from mlperf_report.suites.training.mllog import RunFacts, scan_path, scan_stream
+from mlperf_report.suites.training.power import round_has_power
+from mlperf_report.suites.training.mllog import RunFacts, scan_buffer, scan_path, scan_stream
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
 from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse_system
 from mlperf_report.suites.training.tree import ResultFile, Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
-                            "stop_status", "global_batch_size", "seed", "train_samples", "file"]
+                            "stop_status", "compliant", "failed_check", "global_batch_size", "seed", "train_samples",
+                            "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
-                  "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
+                  "runs_noncompliant", "runs_absent", "energy_j", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
                   "host_processor_model", "host_processors", "nodes", "framework"]
-INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_absent",
+INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_noncompliant",
+               "runs_absent",
                "accelerators", "host_processors", "nodes")
 
 
@@ -48,50 +51,102 @@ class IngestResult:
     systems: pd.DataFrame
     manifest: dict
     problems: list[dict] = field(default_factory=list)
+    verdicts_from_cache: int = 0  # not in the manifest, which must not depend on the cache's state
 
 
 # --- scanning, in worker processes -------------------------------------------------------------
 
 _worker_source: Source | None = None
+_worker_check: CheckSetup | None = None
 
 
-def _init_worker(source: Source, parent_pid: int) -> None:
+@dataclass(frozen=True)
+class CheckSetup:
+    """What the workers need to judge files: the ruleset and the verdicts already known."""
+
+    ruleset: str
+    cache: dict
+    index: dict  # file identity -> content hash (see compliance.identity)
+
+
+def _init_worker(source: Source, parent_pid: int, check: CheckSetup | None = None) -> None:
     """Give each worker its own handle: a forked copy of the parent's open archive would share its
     file offset with the other workers."""
-    global _worker_source
+    global _worker_source, _worker_check
     processes.worker_setup(parent_pid)
     source.reopen()
-    _worker_source = source
+    _worker_source, _worker_check = source, check
 
 
-def _scan_one(source: Source, name: str) -> RunFacts:
-    try:
-        local = source.local_path(name)
+def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunFacts, tuple | None]:
+    """Scan one file; with ``check``, also its compliance verdict: (hash, verdict, cached?, identity),
+    from the cache when the file's identity is known, else judged from the same bytes as the scan."""
+    local = source.local_path(name)
+    known = None
+    if check is not None:
+        from mlperf_report.suites.training import compliance
+
+        where = compliance.identity(source, name)
+        key = check.index.get(where) if where else None
+        verdict = compliance.cached_verdict(key, check.cache)
+        known = (key, verdict, True, where) if verdict is not None else None
+    if check is None or known is not None:
         if local is not None:
-            return scan_path(local)
+            return scan_path(local), known
         with source.open(name) as handle:
-            return scan_stream(handle)
-    except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
-        return _unreadable(error)
+            return scan_stream(handle), known
+    data = _bounded_bytes(source, name, local)
+    if data is None:  # larger than any real result file: scanned, not judged
+        return _read_one(source, name, None)[0], None
+    return scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), where)
+
+
+def _bounded_bytes(source: Source, name: str, local) -> bytes | None:
+    """The whole file for the checker, or None past ``limits.MAX_MEMBER_BYTES`` (never read whole)."""
+    if local is not None:
+        if local.stat().st_size > limits.MAX_MEMBER_BYTES:
+            return None
+        return local.read_bytes()
+    with source.open(name) as handle:
+        data = handle.read(limits.MAX_MEMBER_BYTES + 1)
+    return None if len(data) > limits.MAX_MEMBER_BYTES else data
 
 
 def _unreadable(error: BaseException) -> RunFacts:
     return RunFacts(problems=[f"cannot be read ({type(error).__name__}: {error})"])
 
 
-def _scan_tar(source: TarSource, names: set[str], facts: dict, progress, total: int) -> None:
+def _scan_one(source: Source, name: str, check: CheckSetup | None = None) -> tuple[RunFacts, tuple | None]:
+    try:
+        return _read_one(source, name, check)
+    except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
+        return _unreadable(error), None
+
+
+def _scan_tar(source: TarSource, names: set[str], take, progress, total: int, check: CheckSetup | None) -> None:
+    done = 0
     for name, handle in source.iter_members(names):
         try:
-            facts[name] = scan_stream(handle)
+            if check is None:
+                take(name, (scan_stream(handle), None))
+            else:
+                from mlperf_report.suites.training import compliance
+
+                data = handle.read(limits.MAX_MEMBER_BYTES + 1)
+                if len(data) > limits.MAX_MEMBER_BYTES:
+                    take(name, (scan_buffer(data[:limits.MAX_MEMBER_BYTES]), None))
+                else:
+                    take(name, (scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
         except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
-            facts[name] = _unreadable(error)
+            take(name, (_unreadable(error), None))
+        done += 1
         if progress:
-            progress(len(facts), total)
+            progress(done, total)
 
 
-def _scan_batch(names: list[str]) -> list[tuple[str, RunFacts]]:
+def _scan_batch(names: list[str]) -> list[tuple[str, tuple]]:
     assert _worker_source is not None
-    return [(name, _scan_one(_worker_source, name)) for name in names]
+    return [(name, _scan_one(_worker_source, name, _worker_check)) for name in names]
 
 
 def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
@@ -106,29 +161,39 @@ def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
 
 
 def scan_results(source: Source, files: list[ResultFile], jobs: int,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, RunFacts]:
-    """Scan every result file; in ``jobs`` processes when the source allows random access."""
+                 progress: Callable[[int, int], None] | None = None, check: CheckSetup | None = None,
+                 verdicts: dict | None = None) -> dict[str, RunFacts]:
+    """Scan every result file; in ``jobs`` processes when the source allows random access. With
+    ``check``, each file's (hash, compliance verdict, cached?) goes into ``verdicts``."""
     facts: dict[str, RunFacts] = {}
+    verdicts = {} if verdicts is None else verdicts
     total = len(files)
+
+    def take(name: str, outcome: tuple) -> None:
+        facts[name] = outcome[0]
+        if outcome[1] is not None:
+            verdicts[name] = outcome[1]
+
     if isinstance(source, TarSource):
-        _scan_tar(source, {f.entry.name for f in files}, facts, progress, total)
+        _scan_tar(source, {f.entry.name for f in files}, take, progress, total, check)
         why = source.stream_error or "listed in the archive but could not be read"
         for f in files:
             facts.setdefault(f.entry.name, RunFacts(problems=[why]))
         return facts
     if jobs <= 1 or total < 32:
         for f in files:
-            facts[f.entry.name] = _scan_one(source, f.entry.name)
-            if progress and len(facts) % 100 == 0:
+            take(f.entry.name, _scan_one(source, f.entry.name, check))
+            if progress and (len(facts) % (100 if check is None else 10) == 0 or len(facts) == total):
                 progress(len(facts), total)
         return facts
-    batches = _batches(files, jobs * 4)
+    batches = _batches(files, jobs * (4 if check is None else 32))
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(source, os.getpid())) as pool:
+                             initargs=(source, os.getpid(), check)) as pool:
         try:
             for batch in pool.map(_scan_batch, batches):
-                facts.update(batch)
+                for name, outcome in batch:
+                    take(name, outcome)
                 if progress:
                     progress(len(facts), total)
         except BaseException:  # Ctrl-C / SIGTERM: stop the scanners now, not after their batches
@@ -234,9 +299,11 @@ def _set_identity(systems: dict, org: str, system_id: str, logged_division: str 
 
 
 def build_tables(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
-                 scaling: dict, problems: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Runs, results and systems tables from what was read (no file access here)."""
-    runs, logged_division = _run_table(round_, tree, systems, facts, problems)
+                 scaling: dict, problems: list[dict], verdicts: dict | None = None,
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Runs, results and systems tables from what was read (no file access here). ``verdicts``:
+    file -> (hash, compliance verdict, cached?); without it, ``compliant`` stays empty (unchecked)."""
+    runs, logged_division = _run_table(round_, tree, systems, facts, problems, verdicts or {})
     results = _result_table(round_, tree, systems, runs, logged_division, scaling, problems)
     systems_df = pd.DataFrame([{"round": round_.id, **{k: v for k, v in row.items() if k != "org"}}
                                for row in systems.values()])
@@ -248,7 +315,7 @@ def build_tables(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[st
 
 
 def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
-               problems: list[dict]) -> tuple[pd.DataFrame, dict]:
+               problems: list[dict], verdicts: dict) -> tuple[pd.DataFrame, dict]:
     """One row per result file, and the division each result set's first log names."""
     run_rows = []
     logged_division: dict[tuple[str, str, str], str] = {}
@@ -257,6 +324,9 @@ def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str,
         fact = facts[name]
         for problem in fact.problems:
             problems.append({"file": name, "problem": problem})
+        verdict = verdicts[name][1] if name in verdicts else None
+        if verdict is not None and verdict.problem:
+            problems.append({"file": name, "problem": verdict.problem})
         set_key = (result.org, result.system, result.benchmark_folder)
         logged = str(fact.values.get("submission_division") or "").lower()
         logged_division.setdefault(set_key, logged)
@@ -267,6 +337,8 @@ def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str,
             "run": result.run, "time_to_train_min": fact.minutes, "converged": fact.converged,
             "run_start_ms": fact.run_start_ms, "run_stop_ms": fact.run_stop_ms,
             "stop_status": fact.stop_status or "",
+            "compliant": None if verdict is None else verdict.compliant,
+            "failed_check": "" if verdict is None else verdict.failed_check,
             "global_batch_size": fact.values.get("global_batch_size"),
             "seed": fact.values.get("seed"), "train_samples": fact.values.get("train_samples"),
             "file": name,
@@ -334,9 +406,12 @@ def _tree_relative(top: str) -> Callable[[str], str]:
 
 
 def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None, absent: list[str] = ()) -> IngestResult:
+           progress: Callable[[int, int], None] | None = None, absent: list[str] = (),
+           compliance: bool = True, cache_dir: Path | None = None) -> IngestResult:
     """Read, scan and score a whole results tree (no output written). ``absent``: lines naming result
-    files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so."""
+    files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so.
+    ``compliance``: judge every result file with MLCommons' checker (verdicts cached in ``cache_dir``,
+    default ``.cache/``); without it the scores are unchecked and the manifest says so."""
     listing = source.list()
     problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
     tree = classify(listing.entries, listing.folders)
@@ -351,8 +426,14 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents)
     to_scan, facts = _within_round_limit(tree.results)
-    facts.update(scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress))
-    runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems)
+    check = _check_setup(round_, cache_dir) if compliance else None
+    verdicts: dict = {}
+    facts.update(scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress, check, verdicts))
+    if check is not None:
+        _save_verdicts(round_, cache_dir, check, verdicts)
+    runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems, verdicts)
+    results, power_files = _energy(round_, source, listing.entries, runs, results)
+    ignored = [(name, reason) for name, reason in tree.ignored if name not in power_files]
     with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
     for (org, stem), entry in sorted(tree.systems.items()):
         if (org, stem.lower()) not in with_results:
@@ -371,12 +452,69 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
             "systems": len(systems_df), "result_sets": len(results),
             "scored": int(status_counts.get("ok", 0)),
             "by_status": {k: int(v) for k, v in status_counts.items()},
-            "problems": len(problems), "ignored": len(tree.ignored),
+            "problems": len(problems), "ignored": len(ignored),
+            "power_files": len(power_files),
         },
+        "compliance": _compliance_manifest(round_, check, verdicts),
         "problems": problems,
-        "ignored": [{"file": strip(name), "reason": reason} for name, reason in tree.ignored],
+        "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
-    return IngestResult(round_, runs, results, systems_df, manifest, problems)
+    return IngestResult(round_, runs, results, systems_df, manifest, problems,
+                        sum(1 for outcome in verdicts.values() if outcome[2]))
+
+
+def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
+            results: pd.DataFrame) -> tuple[pd.DataFrame, set[str]]:
+    """Energy to train for the sets with power logs (Training v4.0 on), and the power files used."""
+    if not round_has_power(round_):
+        return results, set()
+    from mlperf_report.suites.training import power
+
+    logs = power.find_power_logs([entry.name for entry in entries])
+    if not logs:
+        return results, set()
+    scored = power.add_energy(results, runs, logs, source.read_bytes, round_.ruleset)
+    used = {name for group in logs.values() for names in [*group.nodes.values(), *group.switches.values()]
+            for name in names}
+    return scored.reindex(columns=RESULT_COLUMNS), used
+
+
+def _check_setup(round_: rounds.Round, cache_dir: Path | None) -> CheckSetup:
+    from mlperf_report.core import paths
+    from mlperf_report.suites.training import compliance as checker
+
+    cache_dir = cache_dir or paths.CACHE
+    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir), checker.load_index(cache_dir))
+
+
+def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSetup, verdicts: dict) -> None:
+    """Add the verdicts computed now to the cache (nothing is written on a fully warm run)."""
+    from mlperf_report.core import paths
+    from mlperf_report.suites.training import compliance as checker
+
+    cache_dir = cache_dir or paths.CACHE
+    new = {key: checker.cache_entry(verdict) for key, verdict, cached, _ in verdicts.values() if not cached}
+    places = {where: key for key, _, _, where in verdicts.values() if where and check.index.get(where) != key}
+    try:
+        if new:
+            checker.save_cache(round_.ruleset, cache_dir, {**check.cache, **new})
+        if places:
+            checker.save_index(cache_dir, {**check.index, **places})
+    except OSError:
+        pass  # a read-only checkout still ingests; the verdicts are computed again next time
+
+
+def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict) -> dict:
+    if check is None:
+        return {"checked": False,
+                "note": "ingested with --no-compliance: the scores are unchecked (MLCommons' compliance "
+                        "checker did not judge the result files)"}
+    from mlperf_report.suites.training import compliance as checker
+
+    values = [outcome[:3] for outcome in verdicts.values()]
+    return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
+            "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
+            "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
 
 
 def _csv(frame: pd.DataFrame) -> str:

@@ -75,6 +75,18 @@ def score_result_set(benchmark: str, round_: rounds.Round, converged_minutes: li
     return Score(average * factor, "ok", detail, runs_found, required, converged, factor)
 
 
+def counted_runs(group: pd.DataFrame) -> tuple[pd.Series, list[str]]:
+    """Which runs count as converged (as the summarizer sees them: converged and compliant, where a
+    verdict exists), and the words of each converged run the compliance checker failed."""
+    converged = group["converged"].astype(bool)
+    if "compliant" not in group.columns:
+        return converged, []
+    failed = group["compliant"].map(lambda v: v is not None and v == v and not bool(v))  # None/NaN: unchecked
+    words = group.loc[converged & failed].apply(
+        lambda r: f"{r['run']}: {r.get('failed_check') or 'failed a compliance check'}", axis=1)
+    return converged & ~failed, list(words)
+
+
 def score_runs(runs: pd.DataFrame, sets: pd.DataFrame, round_: rounds.Round,
                scaling: dict[tuple[str, str, str], float]) -> pd.DataFrame:
     """One row per result set in ``sets`` (RESULT_KEY + ``absent`` and ``misnamed`` file counts),
@@ -86,14 +98,19 @@ def score_runs(runs: pd.DataFrame, sets: pd.DataFrame, round_: rounds.Round,
         key = tuple(record[k] for k in RESULT_KEY)
         group = groups.get(key, runs.iloc[0:0])
         benchmark = record["benchmark"]
-        converged = group.loc[group["converged"].astype(bool), "time_to_train_min"].tolist()
+        valid, noncompliant = counted_runs(group)
+        converged = group.loc[valid, "time_to_train_min"].tolist()
         score = score_result_set(
             benchmark, round_, converged, runs_found=len(group),
             unreadable=int((group["run_start_ms"].isna() & group["run_stop_ms"].isna()).sum()),
             scaling_factor=scaling.get((record["submitter"], record["system_id"], benchmark)),
             in_round=not allowed or benchmark in allowed,
         )
-        row = {**{k: record[k] for k in RESULT_KEY}, **score.__dict__, "runs_absent": int(record.get("absent") or 0)}
+        row = {**{k: record[k] for k in RESULT_KEY}, **score.__dict__, "runs_absent": int(record.get("absent") or 0),
+               "runs_noncompliant": len(noncompliant)}
+        if noncompliant:
+            row["status_detail"] += (f" ({len(noncompliant)} converged run(s) failed MLCommons' compliance checker and "
+                                     f"count as not converged; {noncompliant[0]})")
         if record.get("absent"):
             row["status_detail"] += f" ({record['absent']} listed as absent from this copy of the tree)"
         if record.get("misnamed") and score.status != "ok":
