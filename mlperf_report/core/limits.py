@@ -109,3 +109,7 @@ def _shallow(data: bytes | str) -> bool:
 
 def finite(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+#: Largest result file handed whole to MLCommons' compliance checker (which holds the file and its parsed
+#: lines in memory). Real result logs are a few MiB; a larger one is scanned, reported, and left unchecked.
+MAX_CHECKED_BYTES = 32 << 20

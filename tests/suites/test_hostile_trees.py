@@ -27,7 +27,7 @@ V10 = rounds.parse_round("training-v1.0")
 def run_ingest(source_path, jobs=1):
     source, facts = open_source(str(source_path))
     try:
-        return ingest(source, facts, V10, jobs=jobs)
+        return ingest(source, facts, V10, jobs=jobs, compliance=False)  # these trees test reading, not the checker
     finally:
         source.close()
 

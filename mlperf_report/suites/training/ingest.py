@@ -97,19 +97,38 @@ def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunF
             return scan_stream(handle), known
     data = _bounded_bytes(source, name, local)
     if data is None:  # larger than any real result file: scanned, not judged
-        return _read_one(source, name, None)[0], None
+        facts = _read_one(source, name, None)[0]
+        facts.problems.append(_TOO_LARGE_TO_CHECK)
+        return facts, None
     return scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), where)
 
 
 def _bounded_bytes(source: Source, name: str, local) -> bytes | None:
-    """The whole file for the checker, or None past ``limits.MAX_MEMBER_BYTES`` (never read whole)."""
+    """The whole file for the checker, or None past ``limits.MAX_CHECKED_BYTES`` (never read whole)."""
     if local is not None:
-        if local.stat().st_size > limits.MAX_MEMBER_BYTES:
+        if local.stat().st_size > limits.MAX_CHECKED_BYTES:
             return None
         return local.read_bytes()
     with source.open(name) as handle:
-        data = handle.read(limits.MAX_MEMBER_BYTES + 1)
-    return None if len(data) > limits.MAX_MEMBER_BYTES else data
+        data = handle.read(limits.MAX_CHECKED_BYTES + 1)
+    return None if len(data) > limits.MAX_CHECKED_BYTES else data
+
+
+_TOO_LARGE_TO_CHECK = (f"larger than {limits.MAX_CHECKED_BYTES >> 20} MiB (limit MAX_CHECKED_BYTES): not given to "
+                       "MLCommons' compliance checker; its verdict is left empty")
+
+
+class _Chained:
+    """A stream that first gives back bytes already read, then the rest of ``handle``."""
+
+    def __init__(self, head: bytes, handle) -> None:
+        self.head, self.handle = head, handle
+
+    def read(self, size: int = -1) -> bytes:
+        if self.head:
+            out, self.head = (self.head, b"") if size < 0 or size >= len(self.head) else (self.head[:size], self.head[size:])
+            return out
+        return self.handle.read(size)
 
 
 def _unreadable(error: BaseException) -> RunFacts:
@@ -132,9 +151,11 @@ def _scan_tar(source: TarSource, names: set[str], take, progress, total: int, ch
             else:
                 from mlperf_report.suites.training import compliance
 
-                data = handle.read(limits.MAX_MEMBER_BYTES + 1)
-                if len(data) > limits.MAX_MEMBER_BYTES:
-                    take(name, (scan_buffer(data[:limits.MAX_MEMBER_BYTES]), None))
+                data = handle.read(limits.MAX_CHECKED_BYTES + 1)
+                if len(data) > limits.MAX_CHECKED_BYTES:
+                    facts = scan_stream(_Chained(data, handle))
+                    facts.problems.append(_TOO_LARGE_TO_CHECK)
+                    take(name, (facts, None))
                 else:
                     take(name, (scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
         except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
