@@ -156,3 +156,28 @@ def test_a_broken_catalogue_names_the_file_and_the_entry(tmp_path):
     path.write_text("benchmarks: [1, 2]\n", encoding="utf-8")
     with pytest.raises(InputError, match="benchmarks.yaml"):
         catalogue.load(path)
+
+
+def test_without_a_round_the_newest_meaning_is_used():
+    assert rounds.benchmark_model("ssd") == "RetinaNet"
+    assert rounds.benchmark_title("resnet") == "Image Classification (ResNet-50 v1.5)"
+    assert rounds.benchmark_title("xyz") == "xyz"
+
+
+def test_a_report_section_of_an_unknown_benchmark_is_titled_by_its_id_with_the_note():
+    import nbformat
+
+    from mlperf_report.assemble import sections
+
+    def notebook(benchmark, round_id):
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["papermill"] = {"parameters": {"benchmark": benchmark, "round_id": round_id}}
+        return nb
+
+    unknown = notebook("xyz", "training-v6.1")
+    assert sections.section_title(unknown, "xyz", "en", None) == "xyz"
+    assert "no catalogue entry for &#x27;xyz&#x27; in training-v6.1" in sections.catalogue_note(unknown, "en")
+    assert sections.catalogue_note(notebook("flux1", "training-v6.1"), "en") == ""
+    assert sections.section_title(notebook("flux1", "training-v6.1"), "flux1", "zh-Hant", None) == "文字生成影像（Flux.1）"
+    assert sections.section_title(notebook("ssd", "training-v4.1"), "ssd", "en", None) == \
+        "Object Detection (light weight) (RetinaNet)"

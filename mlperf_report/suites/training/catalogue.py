@@ -95,6 +95,16 @@ def _find(round_id: Any, benchmark: str, path: Path) -> dict | None:
     return None
 
 
+def newest_round(benchmark: str, path: Path = CATALOGUE) -> str | None:
+    """A round id in which the newest entry of ``benchmark`` applies (for callers that know no round)."""
+    entries = load(path)["benchmarks"].get(canonical(benchmark, path))
+    if not entries:
+        return None
+    last = max(entries, key=lambda e: e["from"])
+    major, minor = last["to"] or last["from"]
+    return f"training-v{major}.{minor}"
+
+
 def entry(round_id: Any, benchmark: str, path: Path = CATALOGUE) -> dict | None:
     """The catalogue entry of ``benchmark`` in round ``round_id`` (a copy), or None."""
     found = _find(round_id, benchmark, path)

@@ -106,12 +106,4 @@ def benchmark_model(benchmark: str, round_id: str | Round | None = None, lang: s
 
 
 def _round_for(benchmark: str, round_id: str | Round | None) -> str:
-    if round_id is not None:
-        return str(round_id)
-    versions = [v for v in sorted(benchmark_meta._ALL_ALLOWED_BENCHMARKS[USAGE], key=_version_key)
-                if canonical_benchmark(benchmark) in benchmark_meta.get_allowed_benchmarks(USAGE, v)]
-    return f"{USAGE}-v{versions[-1]}" if versions else ""
-
-
-def _version_key(version: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in version.split("."))
+    return str(round_id) if round_id is not None else (catalogue.newest_round(benchmark) or "")
