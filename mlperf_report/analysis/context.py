@@ -34,7 +34,7 @@ class BenchmarkAnalysis:
 
     @property
     def title(self) -> str:
-        return benchmark_model(self.benchmark)
+        return benchmark_model(self.benchmark, self.round_id)
 
     @property
     def entries(self) -> pd.DataFrame:

@@ -107,8 +107,8 @@ def benchmark_figures(results: pd.DataFrame, *, round_id: str, benchmark: str, f
     return {
         "round": round_id,
         "benchmark": benchmark,
-        "benchmark_title": benchmark_title(benchmark),
-        "benchmark_model": benchmark_model(benchmark),
+        "benchmark_title": benchmark_title(benchmark, round_id),
+        "benchmark_model": benchmark_model(benchmark, round_id),
         "focus_submitter": focus_submitter,
         "fastest": {d: system_result(fastest[d], round_id=round_id) for d in DIVISIONS},
         "focus": {d: [system_result(r, round_id=round_id) for _, r in focus[d].iterrows()] for d in DIVISIONS},

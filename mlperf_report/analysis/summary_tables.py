@@ -14,10 +14,18 @@ def _minutes(value) -> str:
     return formatting.minutes(value, places=formatting.TABLE_PLACES)
 
 
+def _round_of(results: pd.DataFrame) -> str | None:
+    """The round of a results table (its ``round`` column), for round-aware benchmark names."""
+    if "round" not in results.columns or results.empty:
+        return None
+    return str(results["round"].iloc[0])
+
+
 def submissions_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
     """Submitter × benchmark: how many scored systems each submitter has."""
     counts = metrics.submissions(results)
-    table = counts.rename(columns=benchmark_model).reset_index()
+    round_id = _round_of(results)
+    table = counts.rename(columns=lambda b: benchmark_model(b, round_id, lang)).reset_index()
     return table.rename(columns={"submitter": label("col.submitter", lang)})
 
 
@@ -28,7 +36,7 @@ def positions_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
     for p in summary["positions"]:
         position = "" if p["system_position"] is None else label("position", lang, position=p["system_position"], total=p["systems"])
         rows.append({
-            label("col.benchmark", lang): benchmark_model(p["benchmark"]),
+            label("col.benchmark", lang): benchmark_model(p["benchmark"], summary.get("round"), lang),
             label("col.focus_minutes", lang, focus=focus): "" if p["focus_minutes"] is None else _minutes(p["focus_minutes"]),
             label("col.position", lang): position,
             label("col.fastest_submitter", lang): p["fastest_submitter"],
@@ -37,9 +45,9 @@ def positions_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def perf_per_dollar_frame(summary: dict) -> pd.DataFrame:
+def perf_per_dollar_frame(summary: dict, *, lang: str = "en") -> pd.DataFrame:
     """One row per priced focus system and benchmark: the ratio against the baseline."""
-    rows = [{"benchmark": e["benchmark"], "benchmark_model": benchmark_model(e["benchmark"]),
+    rows = [{"benchmark": e["benchmark"], "benchmark_model": benchmark_model(e["benchmark"], summary.get("round"), lang),
              "submitter": e["system"]["submitter"], "system_id": e["system"]["system_id"],
              "display_name": e["system"]["display_name"], "ratio": e["ratio"], "minutes": e["system"]["minutes"],
              "price": e["price"]["amount"], "currency": e["price"]["currency"],
@@ -49,7 +57,7 @@ def perf_per_dollar_frame(summary: dict) -> pd.DataFrame:
 
 
 def perf_per_dollar_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
-    df = perf_per_dollar_frame(summary)
+    df = perf_per_dollar_frame(summary, lang=lang)
     return pd.DataFrame({
         label("col.benchmark", lang): df["benchmark_model"],
         label("col.system", lang): df["display_name"],

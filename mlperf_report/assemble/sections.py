@@ -119,8 +119,8 @@ def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str 
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
     benchmark = parameters.get("benchmark") or stem
-    if benchmark in rounds.BENCHMARK_NAMES:
-        return rounds.benchmark_title(benchmark)
+    if parameters.get("benchmark") or rounds.benchmark_title(benchmark) != benchmark:
+        return rounds.benchmark_title(benchmark, parameters.get("round_id"), lang)
     if stem == "summary":
         return labels_for(lang)["summary"]
     return heading or stem
@@ -185,7 +185,22 @@ def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section
     title = section_title(nb, stem, lang, take_title_cell(shown))
     section_id = "sec-" + re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")
     body, _ = _exporter().from_notebook_node(shown, resources={"section_id": section_id})
-    return Section(id=section_id, title=title, html=body.strip(), kind="summary" if stem == "summary" else "notebook")
+    html = catalogue_note(nb, lang) + body.strip()
+    return Section(id=section_id, title=title, html=html, kind="summary" if stem == "summary" else "notebook")
+
+
+def catalogue_note(nb: nbformat.NotebookNode, lang: str) -> str:
+    """A visible note when the benchmark catalogue has no entry for the notebook's benchmark in its
+    round (a round newer than data/benchmarks.yaml): the section is then titled by the id."""
+    from html import escape
+
+    from mlperf_report.suites.training import catalogue as benchmarks
+
+    parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
+    if not parameters.get("benchmark") or not parameters.get("round_id"):
+        return ""
+    text = benchmarks.note(parameters["round_id"], parameters["benchmark"], lang)
+    return f'<p class="catalogue-note">{escape(text)}</p>\n' if text else ""
 
 
 def labels_for(lang: str) -> dict[str, str]:

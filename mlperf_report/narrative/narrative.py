@@ -22,6 +22,7 @@ from typing import Any, Mapping
 
 from mlperf_report.i18n import catalogue, formatting
 from mlperf_report.core import languages, paths
+from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.errors import InputError, UserError
 
@@ -124,6 +125,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     cfg = _config_dict(config)
     figs = _checked_figures(figures)
     round_id = _round_of(figs, cfg)
+    figs = [_named(f, round_id, lang) for f in figs]
     submitter = _submitter_of(figs, cfg)
     source = cfg.get("source") or {}
     facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(),
@@ -139,7 +141,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
         "headlines": headlines, "flagship": _flagship(headlines),
     }
     if scope == "full":
-        context["benchmarks"] = _benchmarks(figs, round_)
+        context["benchmarks"] = _benchmarks(figs, round_, lang)
         context["systems"] = _systems(figs, facts)
         context["divisions"] = _divisions(figs, headlines)
     perf = _perf_per_dollar(figs, facts)
@@ -203,6 +205,16 @@ def _checked_figures(figures: Mapping[str, dict]) -> list[dict]:
                              "re-run the notebooks to rewrite them")
         checked.append({**fig, "benchmark": str(fig.get("benchmark") or name)})
     return checked
+
+
+def _named(fig: dict, round_id: str, lang: str) -> dict:
+    """The figures of a benchmark with its names in ``lang``, from the benchmark catalogue for the
+    round (figures.json holds the English ones); an id the catalogue lacks keeps what figures.json says."""
+    benchmark = fig["benchmark"]
+    if not benchmark_catalogue.known(round_id, benchmark):
+        return fig
+    return {**fig, "benchmark_title": benchmark_catalogue.title(round_id, benchmark, lang),
+            "benchmark_model": benchmark_catalogue.model(round_id, benchmark, lang)}
 
 
 def _round_of(figs: list[dict], cfg: dict) -> str:
@@ -374,15 +386,19 @@ def _flagship(headlines: list[dict]) -> str | None:
     return top["result"]["system"]
 
 
-def _benchmarks(figs: list[dict], round_: rounds.Round) -> dict:
+def _benchmarks(figs: list[dict], round_: rounds.Round, lang: str = "en") -> dict:
     submitted, others = [], []
     for fig in figs:
         divisions = [d for d in DIVISIONS if _focus(fig, d)]
         entry = {"benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
-                 "divisions": divisions}
+                 "divisions": divisions, "about": benchmark_catalogue.description(round_.id, fig["benchmark"], lang),
+                 "note": benchmark_catalogue.note(round_.id, fig["benchmark"], lang)}
         (submitted if divisions else others).append(entry)
     known = {f["benchmark"] for f in figs}
-    others += [{"benchmark": b, "model": rounds.benchmark_model(b), "title": rounds.benchmark_title(b), "divisions": []}
+    others += [{"benchmark": b, "model": rounds.benchmark_model(b, round_, lang),
+                "title": rounds.benchmark_title(b, round_, lang), "divisions": [],
+                "about": benchmark_catalogue.description(round_.id, b, lang),
+                "note": benchmark_catalogue.note(round_.id, b, lang)}
                for b in round_.benchmarks if b not in known]
     return {"submitted": submitted, "others": sorted(others, key=lambda e: e["benchmark"]),
             "count": formatting.count(len(submitted)),

@@ -13,6 +13,7 @@ from mlperf_logging import benchmark_meta
 
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.core.rounds import round_from_tree_name as core_round_from_tree_name
+from mlperf_report.suites.training import catalogue
 
 USAGE = "training"
 
@@ -23,26 +24,6 @@ _DROPPED_EACH_SIDE = {"unet3d": 4}
 #: MLCommons' summarizer multiplies scores by ``scaling.json``'s factor from Training v2.0 on; the
 #: published scores of earlier rounds did not, even where their trees hold such files.
 SCALING_FROM = (2, 0)
-
-#: Folder names that are aliases of a benchmark (MLCommons' summarizer maps ``mask`` to ``maskrcnn``).
-_ALIASES = {"mask": "maskrcnn"}
-
-#: Full benchmark names, as MLCommons' messaging guidelines want them cited.
-BENCHMARK_NAMES = {
-    "bert": ("Natural Language Processing", "BERT"),
-    "dlrm": ("Recommendation", "DLRM"),
-    "gnmt": ("Translation (recurrent)", "GNMT"),
-    "maskrcnn": ("Object Detection (heavy weight)", "Mask R-CNN"),
-    "minigo": ("Reinforcement Learning", "MiniGo"),
-    "ncf": ("Recommendation", "NCF"),
-    "resnet": ("Image Classification", "ResNet-50 v1.5"),
-    "rnnt": ("Speech Recognition", "RNN-T"),
-    "ssd": ("Object Detection (light weight)", "SSD"),
-    "transformer": ("Translation (non-recurrent)", "Transformer"),
-    "unet3d": ("Image Segmentation (medical)", "3D U-Net"),
-}
-
-
 
 @dataclass(frozen=True)
 class Round:
@@ -98,8 +79,8 @@ def round_from_tree_name(name: str) -> Round | None:
 
 
 def canonical_benchmark(folder_name: str) -> str:
-    """Benchmark name of a results folder (``mask`` is ``maskrcnn``)."""
-    return _ALIASES.get(folder_name, folder_name)
+    """Benchmark name of a results folder (``mask`` is ``maskrcnn``; aliases live in the catalogue)."""
+    return catalogue.canonical(folder_name)
 
 
 def required_runs(benchmark: str) -> int | None:
@@ -112,12 +93,17 @@ def dropped_each_side(benchmark: str) -> int:
     return _DROPPED_EACH_SIDE.get(benchmark, 1)
 
 
-def benchmark_title(benchmark: str) -> str:
-    """``Image Classification (ResNet-50 v1.5)``: the full name the guidelines ask for."""
-    area, model = BENCHMARK_NAMES.get(benchmark, (benchmark, benchmark))
-    return f"{area} ({model})" if area != model else model
+def benchmark_title(benchmark: str, round_id: str | Round | None = None, lang: str = "en") -> str:
+    """``Image Classification (ResNet-50 v1.5)``: the full name the guidelines ask for, as the
+    benchmark catalogue gives it for the round (``ssd`` is RetinaNet from v2.0); the id when unknown.
+    Without a round, the newest round that lists the benchmark."""
+    return catalogue.title(_round_for(benchmark, round_id), benchmark, lang)
 
 
-def benchmark_model(benchmark: str) -> str:
-    """Short model name (``ResNet-50 v1.5``, ``BERT``) for headlines."""
-    return BENCHMARK_NAMES.get(benchmark, (benchmark, benchmark))[1]
+def benchmark_model(benchmark: str, round_id: str | Round | None = None, lang: str = "en") -> str:
+    """Short model name (``ResNet-50 v1.5``, ``BERT``) for headlines; the id when unknown."""
+    return catalogue.model(_round_for(benchmark, round_id), benchmark, lang)
+
+
+def _round_for(benchmark: str, round_id: str | Round | None) -> str:
+    return str(round_id) if round_id is not None else (catalogue.newest_round(benchmark) or "")
