@@ -3,7 +3,7 @@
 
 import sys
 
-from mlperf_report.cli import main
+from mlperf_report.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

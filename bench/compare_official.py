@@ -22,7 +22,8 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mlperf_report import paths, rounds  # noqa: E402
+from mlperf_report.suites.training import rounds  # noqa: E402
+from mlperf_report.core import paths
 
 
 def main() -> int:

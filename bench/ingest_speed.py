@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mlperf_report import paths  # noqa: E402
+from mlperf_report.core import paths  # noqa: E402
 
 CHILD = r"""
 import json, resource, sys, time
@@ -34,9 +34,9 @@ if kind == "plain":
     from bench.plain_scorer import score_tree
     count = score_tree(source)
 else:
-    from mlperf_report import rounds
-    from mlperf_report.ingest import ingest
-    from mlperf_report.sources import open_source
+    from mlperf_report.suites.training import rounds
+    from mlperf_report.suites.training.ingest import ingest
+    from mlperf_report.core.sources import open_source
     src, facts = open_source(source)
     result = ingest(src, facts, rounds.parse_round(round_id))
     count = int(result.manifest["counts"]["scored"])

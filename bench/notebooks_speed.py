@@ -28,8 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mlperf_report import paths, pipeline  # noqa: E402
-from mlperf_report.jobs import KERNEL  # noqa: E402
+from mlperf_report.cli import report as pipeline  # noqa: E402
+from mlperf_report.core import paths
+from mlperf_report.analysis.jobs import KERNEL  # noqa: E402
 
 PAPERMILL = Path(sys.executable).with_name("papermill")
 

@@ -7,8 +7,8 @@ import json
 import os
 from collections import defaultdict
 
-from mlperf_report import rounds
-from mlperf_report.scoring import olympic_average
+from mlperf_report.suites.training import rounds
+from mlperf_report.suites.training.scoring import olympic_average
 
 
 def score_tree(root: str) -> int:

@@ -32,7 +32,7 @@ def main() -> int:
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     started = time.perf_counter()
-    from mlperf_report import assemble
+    from mlperf_report.assemble import document
     import nbconvert  # noqa: F401
     import weasyprint  # noqa: F401
     imports = time.perf_counter() - started
@@ -52,7 +52,7 @@ def main() -> int:
             print(f"stand-in notebooks ({len(notebooks)}, {args.charts} charts per benchmark and language): "
                   f"{time.perf_counter() - mark:.2f} s (not part of the build)")
             NARRATIVE, NOTES = rf.NARRATIVE, rf.NOTES
-        requests = [assemble.ReportRequest("training-v1.0", lang, tuple(notebooks), NARRATIVE[lang], NOTES[lang],
+        requests = [document.ReportRequest("training-v1.0", lang, tuple(notebooks), NARRATIVE[lang], NOTES[lang],
                                            tmp / "out", "MLPerf Training v1.0", "2026-12-02",
                                            default_copy=index == 0, cache_dir=tmp / "cache")
                     for index, lang in enumerate(("en", "zh-Hant"))]
@@ -61,7 +61,7 @@ def main() -> int:
             if run.startswith("cold"):
                 shutil.rmtree(tmp / "cache", ignore_errors=True)
             total, cpu = time.perf_counter(), time.process_time()
-            reports = assemble.assemble_reports(requests, workers=workers)
+            reports = document.assemble_reports(requests, workers=workers)
             wall, cpu = time.perf_counter() - total, time.process_time() - cpu
             # CPU time of this process is what an idle machine would take for the in-process runs;
             # the wall time also counts other programs sharing the two cores.

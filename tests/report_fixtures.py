@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import nbformat  # noqa: E402
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output  # noqa: E402
 
-from mlperf_report import fonts  # noqa: E402
+from mlperf_report.i18n import fonts  # noqa: E402
 
 LANGS = ("en", "zh-Hant")
 BENCHMARKS = ("resnet", "bert", "ssd")
@@ -108,11 +108,11 @@ def write_notebooks(folder: Path, benchmarks=BENCHMARKS, sizes: dict | None = No
 
 def build_reports(root: Path, *, sizes: dict | None = None, title: str = "MLPerf Training v1.0 results"):
     """Assemble both languages from fresh fixture notebooks under ``root``; {lang: AssembledReport}."""
-    from mlperf_report import assemble
+    from mlperf_report.assemble import document
 
     notebooks = write_notebooks(root / "notebooks", sizes=sizes)
     return {
-        lang: assemble.assemble_report("training-v1.0", lang, notebooks, NARRATIVE[lang], NOTES[lang], root / "out",
+        lang: document.assemble_report("training-v1.0", lang, notebooks, NARRATIVE[lang], NOTES[lang], root / "out",
                                        title, "2026-12-02", default_copy=(lang == "en"), cache_dir=root / "fonts")
         for lang in LANGS
     }

@@ -224,14 +224,14 @@ def make_project(root: Path, *, smtp: dict | None = None) -> dict:
             "round_dir": round_dir, "reports": reports}
 
 
-from mlperf_report.smtp_send import Retry  # noqa: E402
+from mlperf_report.mail.smtp import Retry  # noqa: E402
 
 FAST = Retry(attempts=3, backoff=0.01)  # tiny backoff: fault tests take milliseconds
 
 
 def send(project, port, environ=None, retry=None, **options):
     """``send_reports`` against a local server on ``port`` over plain SMTP (loopback only)."""
-    from mlperf_report import mail_cli
+    from mlperf_report.cli import send as mail_cli
 
     environ = {"SMTP_HOST": HOST, "SMTP_PORT": str(port), "SMTP_SECURITY": "none", **(environ or {})}
     return mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"],
@@ -241,7 +241,7 @@ def send(project, port, environ=None, retry=None, **options):
 
 def log_entries(project):
     """The outcome lines of the send log (each follows its ``sending`` line)."""
-    from mlperf_report import sendlog
+    from mlperf_report.mail import sendlog
 
     entries = sendlog.read_entries(project["round_dir"] / "mail" / "sent.jsonl")
     return [e for e in entries if e["status"] != sendlog.SENDING]

@@ -1,0 +1,242 @@
+"""The five charts of a benchmark, in the seaborn way: ``data`` first, keyword-only options,
+``ax=None``, return the Axes; the caller owns the figure and saves it.
+
+Inputs are the frames ``metrics`` makes (one row per result or run, ``display_name`` set). Label text
+comes from ``labels`` in the requested language; colours from ``style`` (focus submitter highlighted).
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+from mlperf_report.i18n import formatting
+from mlperf_report.analysis import style
+from mlperf_report.i18n.labels import label
+
+_FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
+#: Marker per submitter, so colour and shape together tell a dozen submitters apart.
+_MARKERS = ("o", "s", "D", "^", "v", "P", "X")
+#: Fastest-to-slowest ratio above which time-to-train bars use a log scale.
+WIDE_RANGE = 30
+_GROUP_COLORS = {_FOCUS: style.FOCUS_COLOR, _BASELINE: style.BASELINE_COLOR, _OTHER: style.OTHER_COLOR}
+
+
+def _minutes(value: float) -> str:
+    return formatting.minutes(float(value), places=formatting.TABLE_PLACES)
+
+
+def _ratio(value: float) -> str:
+    return formatting.ratio(float(value), places=2)
+
+
+def _axes(ax):
+    return plt.gca() if ax is None else ax
+
+
+def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
+    """Readable, unique y labels: display name (with the submitter when the name lacks it); where two
+    would look alike, the division, and failing that the folder name, tells them apart."""
+    names = [name if submitter.lower() in name.lower() else f"{submitter} {name}"
+             for submitter, name in zip(data["submitter"].astype(str), data["display_name"].astype(str))]
+    if len(set(names)) < len(names) and "division" in data:
+        counts = pd.Series(names).value_counts()
+        names = [f"{name} ({label(f'division.{div}', lang)})" if counts[name] > 1 and div in ("closed", "open") else name
+                 for name, div in zip(names, data["division"].astype(str))]
+    counts = pd.Series(names).value_counts()
+    return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
+
+
+def _groups(data: pd.DataFrame, focus: str | None, baseline: tuple[str, str] | None) -> list[str]:
+    out = []
+    for submitter, system_id in zip(data["submitter"].astype(str), data["system_id"].astype(str)):
+        if focus and submitter.lower() == focus.lower():
+            out.append(_FOCUS)
+        elif baseline and (submitter, system_id) == tuple(baseline):
+            out.append(_BASELINE)
+        else:
+            out.append(_OTHER)
+    return out
+
+
+def _log_axes(ax, *, x: bool) -> None:
+    """Log scales with plain numbers (4, 8, 16 accelerators; 2, 5, 10, 20 minutes), not 2^n or 10^n."""
+    from matplotlib import ticker
+
+    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    if x:
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(ticker.LogLocator(base=2))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _empty(ax, lang: str):
+    ax.text(0.5, 0.5, label("empty", lang), ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    return ax
+
+
+def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tuple[str, str] | None = None,
+                  benchmark: str = "", lang: str = "en", ax=None):
+    """Horizontal bars of every scored result, fastest first, closed division above open."""
+    ax = _axes(ax)
+    if data.empty:
+        return _empty(ax, lang)
+    divisions = [d for d in ("closed", "open") if (data["division"] == d).any()]
+    df = pd.concat([data[data["division"] == d].sort_values(["score_min", "submitter", "system_id"], kind="mergesort")
+                    for d in divisions], ignore_index=True)
+    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, baseline))
+    hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
+    sns.barplot(data=df, x="score_min", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
+                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
+    for container in ax.containers:
+        ax.bar_label(container, fmt=_minutes, padding=2, fontsize=7)
+    wide = df["score_min"].max() / df["score_min"].min() > WIDE_RANGE
+    if wide:  # a 1,000-minute CPU run would flatten every other bar to nothing
+        from matplotlib import ticker
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+    _division_bands(ax, df, divisions, lang)
+    ax.set_title(label("time_to_train.title", lang, benchmark=benchmark))
+    ax.set_xlabel(label("time_to_train.x_log" if wide else "time_to_train.x", lang))
+    ax.set_ylabel("")
+    ax.margins(x=0.12)
+    return ax
+
+
+def _division_bands(ax, df: pd.DataFrame, divisions: list[str], lang: str) -> None:
+    """A rule between closed and open results and the division name at the top of each block."""
+    start = 0
+    for division in divisions:
+        count = int((df["division"] == division).sum())
+        if start:
+            ax.axhline(start - 0.5, color="black", linewidth=0.8)
+        ax.text(0.99, start - 0.45, label(f"division.{division}.title", lang), transform=ax.get_yaxis_transform(),
+                ha="right", va="top", fontsize=8, style="italic")
+        start += count
+
+
+def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str | None = None, benchmark: str = "",
+            division: str = "closed", lang: str = "en", ax=None):
+    """Time to train against accelerator count, log-log, one colour per submitter, dashed ideal lines."""
+    ax = _axes(ax)
+    if data.empty:
+        return _empty(ax, lang)
+    palette = style.submitter_palette(data["submitter"].astype(str), focus=focus)
+    df = data.assign(submitter=data["submitter"].astype(str), accelerators=data["accelerators"].astype(float))
+    hue_order = sorted(palette, key=str.lower)
+    markers = {name: _MARKERS[i % len(_MARKERS)] for i, name in enumerate(hue_order)}
+    sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
+                    style="submitter", style_order=hue_order, markers=markers, s=30, linewidth=0, ax=ax)
+    if ideal is not None and not ideal.empty:
+        for submitter, line in ideal.groupby("submitter", sort=True):
+            ax.plot(line["accelerators"], line["minutes"], linestyle="--", linewidth=0.9,
+                    color=palette.get(str(submitter), style.OTHER_COLOR), alpha=0.8, zorder=1)
+        ax.plot([], [], linestyle="--", color="black", linewidth=0.9, label=label("scaling.ideal", lang))
+    _log_axes(ax, x=True)
+    ax.set_title(label("scaling.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
+    ax.set_xlabel(label("scaling.x", lang))
+    ax.set_ylabel(label("scaling.y", lang))
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=4, fontsize=7, title=None)
+    return ax
+
+
+def perf_per_dollar(data: pd.DataFrame, *, focus: str | None = None, baseline_name: str = "", benchmark: str = "",
+                    lang: str = "en", ax=None):
+    """Bars of perf/$ relative to the baseline (1× line) for every system with a price, best first."""
+    ax = _axes(ax)
+    df = data[data["ratio"].notna()] if "ratio" in data else data.iloc[0:0]
+    if df.empty:
+        return _empty(ax, lang)
+    baseline = df[df["is_baseline"]]
+    base_key = (str(baseline["submitter"].iloc[0]), str(baseline["system_id"].iloc[0])) if len(baseline) else None
+    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, base_key), ratio=df["ratio"].astype(float))
+    hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
+    sns.barplot(data=df, x="ratio", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
+                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
+    for container in ax.containers:
+        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
+    ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
+    ax.set_title(label("perf_per_dollar.title", lang, benchmark=benchmark))
+    ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=baseline_name))
+    ax.set_ylabel("")
+    ax.margins(x=0.15)
+    return ax
+
+
+def run_spread(data: pd.DataFrame, *, focus: str | None = None, baseline: tuple[str, str] | None = None,
+               benchmark: str = "", lang: str = "en", ax=None):
+    """Every run of the chosen systems as a dot over a box of the converged runs; ✕ = did not converge."""
+    ax = _axes(ax)
+    if data.empty:
+        return _empty(ax, lang)
+    systems = data.drop_duplicates(["division", "submitter", "system_id"])[["division", "submitter", "system_id", "display_name"]]
+    systems = systems.assign(_label=system_labels(systems, lang), _group=_groups(systems, focus, baseline))
+    df = data.merge(systems[["division", "submitter", "system_id", "_label", "_group"]],
+                    on=["division", "submitter", "system_id"])
+    order = systems["_label"].tolist()
+    converged = df[df["converged"]]
+    sns.boxplot(data=converged, x="time_to_train_min", y="_label", order=order, color="white", linecolor="0.45",
+                showfliers=False, width=0.6, linewidth=0.8, ax=ax)
+    hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (systems["_group"] == g).any()]
+    sns.stripplot(data=converged, x="time_to_train_min", y="_label", order=order, hue="_group", hue_order=hue_order,
+                  palette=_GROUP_COLORS, jitter=False, size=4, legend=False, ax=ax)
+    failed = df[~df["converged"]]
+    if len(failed):
+        positions = {name: i for i, name in enumerate(order)}
+        ax.scatter(failed["time_to_train_min"], failed["_label"].map(positions), marker="x", color="black", s=18,
+                   linewidths=0.9, label=label("run_spread.not_converged", lang), zorder=3)
+        ax.legend(loc="lower right", fontsize=7)
+    ax.set_title(label("run_spread.title", lang, benchmark=benchmark))
+    ax.set_xlabel(label("run_spread.x", lang))
+    ax.set_ylabel("")
+    return ax
+
+
+def round_over_round(data: pd.DataFrame, *, rounds: list[str], focus: str | None = None, benchmark: str = "",
+                     division: str = "closed", lang: str = "en", ax=None):
+    """Best time to train per submitter in each round (log y), one line per submitter."""
+    ax = _axes(ax)
+    if data.empty:
+        return _empty(ax, lang)
+    position = {r: i for i, r in enumerate(rounds)}
+    df = data.assign(submitter=data["submitter"].astype(str), _x=data["round"].map(position).astype(float))
+    palette = style.submitter_palette(df["submitter"], focus=focus)
+    hue_order = sorted(palette, key=str.lower)
+    sns.lineplot(data=df, x="_x", y="score_min", hue="submitter", hue_order=hue_order, palette=palette, marker="o",
+                 markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
+    ax.set_xticks(np.arange(len(rounds)), [r.replace("training-", "") for r in rounds])
+    ax.set_xlim(-0.3, len(rounds) - 0.7)
+    _log_axes(ax, x=False)
+    ax.set_title(label("round_over_round.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
+    ax.set_xlabel(label("round_over_round.x", lang))
+    ax.set_ylabel(label("round_over_round.y", lang))
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=4, fontsize=7, title=None)
+    return ax
+
+
+def perf_per_dollar_summary(data: pd.DataFrame, *, focus: str | None = None, lang: str = "en", ax=None):
+    """Perf/$ ratio of each priced focus system per benchmark (rows of ``summary_tables.perf_per_dollar_frame``)."""
+    ax = _axes(ax)
+    if data.empty:
+        return _empty(ax, lang)
+    df = data.assign(_label=[f"{m}: {n}" for m, n in zip(data["benchmark_model"], data["display_name"])])
+    sns.barplot(data=df, x="ratio", y="_label", order=df["_label"].tolist(), color=style.FOCUS_COLOR, orient="h",
+                ax=ax, saturation=1.0)
+    for container in ax.containers:
+        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
+    ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
+    ax.set_title(label("perf_per_dollar_summary.title", lang, focus=focus or ""))
+    ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=label("legend.baseline", lang)))
+    ax.set_ylabel("")
+    ax.margins(x=0.15)
+    return ax

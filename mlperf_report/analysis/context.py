@@ -1,0 +1,126 @@
+"""What a benchmark notebook works on: the round's tables, prices and configuration, loaded once.
+
+The notebook reads its parameters, calls :func:`load_benchmark`, and then only draws: every frame a
+chart or table shows is a property here, computed by ``metrics`` (so the notebook stays a few lines a
+cell and the same frames feed figures.json).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from mlperf_report.analysis import figures, metrics, round_tables
+from mlperf_report.core.config import ReportConfig, load_config
+from mlperf_report.core.prices import Catalogue, load_prices
+from mlperf_report.suites.training.rounds import benchmark_model
+
+
+@dataclass
+class BenchmarkAnalysis:
+    round_id: str
+    benchmark: str
+    division: str
+    focus: str
+    config: ReportConfig
+    catalogue: Catalogue
+    results: pd.DataFrame             # this round, every benchmark, prepared
+    runs: pd.DataFrame                # this round's runs
+    rounds: dict[str, pd.DataFrame]   # prepared results of this and every earlier round present
+    baseline_system: str | None = None
+
+    @property
+    def title(self) -> str:
+        return benchmark_model(self.benchmark)
+
+    @property
+    def entries(self) -> pd.DataFrame:
+        """Every entry of this benchmark, scored or not."""
+        return self.results[self.results["benchmark"] == self.benchmark].reset_index(drop=True)
+
+    @functools.cached_property
+    def scored(self) -> pd.DataFrame:
+        return metrics.scored(self.results, benchmark=self.benchmark)
+
+    @functools.cached_property
+    def baseline_row(self) -> pd.Series | None:
+        return metrics.resolve_baseline(self.results, benchmark=self.benchmark, baseline=self.config.baseline,
+                                        system_id=self.baseline_system)
+
+    @property
+    def baseline_key(self) -> tuple[str, str] | None:
+        row = self.baseline_row
+        return (str(row["submitter"]), str(row["system_id"])) if row is not None else None
+
+    @property
+    def baseline_name(self) -> str:
+        return str(self.baseline_row["display_name"]) if self.baseline_row is not None else ""
+
+    @functools.cached_property
+    def perf(self) -> pd.DataFrame:
+        return metrics.perf_per_dollar(self.results, benchmark=self.benchmark, baseline_row=self.baseline_row,
+                                       catalogue=self.catalogue, round_id=self.round_id)
+
+    @functools.cached_property
+    def scaling(self) -> pd.DataFrame:
+        return metrics.scaling_points(self.results, benchmark=self.benchmark, division=self.division)
+
+    @property
+    def ideal(self) -> pd.DataFrame:
+        return metrics.ideal_scaling(self.scaling)
+
+    @functools.cached_property
+    def spread(self) -> pd.DataFrame:
+        """Every run of the focus submitter's and the baseline's scored systems."""
+        df = self.scored
+        keep = df["submitter"].str.lower() == self.focus.lower()
+        if self.baseline_key:
+            keep |= (df["submitter"] == self.baseline_key[0]) & (df["system_id"] == self.baseline_key[1])
+        return metrics.run_times(self.runs, benchmark=self.benchmark, systems=df[keep])
+
+    @functools.cached_property
+    def bests(self) -> pd.DataFrame:
+        return metrics.round_bests(self.rounds, benchmark=self.benchmark, division=self.division)
+
+    @property
+    def round_ids(self) -> list[str]:
+        return sorted(self.rounds, key=metrics.round_key)
+
+    def figures(self) -> dict:
+        previous = metrics.previous_round(self.round_id, list(self.rounds))
+        return figures.benchmark_figures(
+            self.results, round_id=self.round_id, benchmark=self.benchmark, focus_submitter=self.focus,
+            baseline=self.config.baseline, catalogue=self.catalogue, baseline_system=self.baseline_system,
+            previous_results=self.rounds.get(previous), previous_round_id=previous, division=self.division)
+
+
+def figures_path(output_dir: Path | str, round_id: str, name: str) -> Path:
+    """output/<round>/figures/<name>.json"""
+    return Path(output_dir) / round_id / "figures" / f"{name}.json"
+
+
+def load_round(*, round_id: str, data_dir: Path | str, prices_file: Path | str, config_file: Path | str,
+               focus_submitter: str | None = None) -> tuple[ReportConfig, Catalogue, dict[str, pd.DataFrame]]:
+    """Configuration, catalogue and prepared results of ``round_id`` and every earlier round present."""
+    config = load_config(config_file).with_overrides(focus_submitter=focus_submitter or None)
+    catalogue = load_prices(prices_file)
+    present = [r for r in round_tables.available_rounds(data_dir) if metrics.round_key(r) <= metrics.round_key(round_id)]
+    if round_id not in present:
+        present.append(round_id)  # read_table below names the missing file
+    rounds = {r: metrics.prepare_results(round_tables.read_table(data_dir, r, "results.csv"), catalogue, r)
+              for r in present}
+    return config, catalogue, rounds
+
+
+def load_benchmark(*, round_id: str, benchmark: str, division: str = "closed", focus_submitter: str,
+                   data_dir: Path | str, prices_file: Path | str, config_file: Path | str,
+                   baseline_system: str | None = None) -> BenchmarkAnalysis:
+    config, catalogue, rounds = load_round(round_id=round_id, data_dir=data_dir, prices_file=prices_file,
+                                           config_file=config_file, focus_submitter=focus_submitter)
+    return BenchmarkAnalysis(
+        round_id=round_id, benchmark=benchmark, division=division, focus=config.focus_submitter, config=config,
+        catalogue=catalogue, results=rounds[round_id], runs=round_tables.read_table(data_dir, round_id, "runs.csv"),
+        rounds=rounds, baseline_system=baseline_system or None)

@@ -1,0 +1,85 @@
+"""Tables of the report as DataFrames with translated headings, and their deterministic HTML.
+
+The results table lists every entry of a benchmark, scored or not: an incomplete or unconverged
+result is shown with the reason (``status_detail``) instead of being dropped.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from mlperf_report.core import languages
+from mlperf_report.i18n import formatting
+from mlperf_report.suites.training import rounds
+from mlperf_report.i18n.labels import label
+
+
+def _count(value) -> str:
+    return "" if pd.isna(value) else str(int(value))
+
+
+def _runs(row) -> str:
+    return f"{_count(row['runs_converged'])} / {_count(row['runs_found'])} / {_count(row['runs_required'])}"
+
+
+def _minutes(value) -> str:
+    return "" if pd.isna(value) else formatting.minutes(float(value), places=formatting.TABLE_PLACES)
+
+
+#: Statuses whose reason is said from the counts in the report's language (``status.<word>`` in the
+#: catalogue); English reports show the sentence ingest wrote, which says the same with more detail.
+_STATUS_WORDS = ("incomplete", "not_converged", "invalid", "no_system_json", "unknown_benchmark")
+
+
+def status_text(row, lang: str) -> str:
+    """The status cell: "scored", else why not, in ``lang``."""
+    if row["status"] == "ok":
+        return label("status.ok", lang)
+    if lang == languages.SOURCE or row["status"] not in _STATUS_WORDS:
+        return str(row.get("status_detail") or row["status"])
+    found, required, converged = (int(row[c]) if not pd.isna(row.get(c)) else 0
+                                  for c in ("runs_found", "runs_required", "runs_converged"))
+    text = label(f"status.{row['status']}", lang, found=found, required=required, failed=found - converged,
+                 drop=rounds.dropped_each_side(str(row["benchmark"])))
+    absent = row.get("runs_absent")
+    if row["status"] == "incomplete" and not pd.isna(absent) and int(absent) > 0:
+        text += label("status.absent", lang, absent=int(absent))
+    return text
+
+
+def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
+    """Every entry of one benchmark: scored ones fastest first per division, then the unscored."""
+    df = results.assign(_ok=(results["status"] == "ok"))
+    df = df.sort_values(["division", "_ok", "score_min", "submitter", "system_id"],
+                        ascending=[True, False, True, True, True], kind="mergesort", na_position="last")
+    return pd.DataFrame({
+        label("col.division", lang): [label(f"division.{d}", lang) if d in ("closed", "open") else d for d in df["division"]],
+        label("col.submitter", lang): df["submitter"].astype(str),
+        label("col.system", lang): df["display_name"].astype(str),
+        label("col.accelerators", lang): [_count(v) for v in df["accelerators"]],
+        label("col.framework", lang): df["framework"].fillna("").astype(str),
+        label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
+        label("col.runs", lang): [_runs(row) for _, row in df.iterrows()],
+        label("col.status", lang): [status_text(row, lang) for _, row in df.iterrows()],
+    })
+
+
+def no_price_table(perf: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
+    """Systems of the perf/$ chart's division that have no price in the catalogue."""
+    df = perf[perf["price_amount"].isna()]
+    return pd.DataFrame({
+        label("col.submitter", lang): df["submitter"].astype(str),
+        label("col.system", lang): df["display_name"].astype(str),
+        label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
+        label("col.price", lang): label("no_price", lang),
+    })
+
+
+def to_html(df: pd.DataFrame, *, table_class: str = "mlperf-table") -> str:
+    """Plain, escaped HTML (no inline style, no ids) so the assembler's CSS decides the look."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>\n"
+                   for row in df.itertuples(index=False))
+    return f'<table class="{table_class}">\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n'

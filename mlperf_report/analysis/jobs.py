@@ -1,0 +1,59 @@
+"""What the analysis stage plans and returns: notebook jobs, the plan, and each notebook's result.
+
+Plain data shared by ``pipeline`` (which makes the plan), ``stamps`` (which decides what is up to
+date) and ``runner`` (which executes), and by the stages after it, which read ``NotebookResult``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlperf_report.core import paths
+
+KERNEL = "python3"
+
+
+@dataclass(frozen=True)
+class NotebookJob:
+    """One notebook execution: what runs, with which parameters, where it goes, what it reads."""
+
+    name: str
+    notebook: Path
+    output: Path
+    figures: Path
+    parameters: dict
+    inputs: tuple[Path, ...]
+
+    @property
+    def stamp(self) -> Path:
+        return self.output.with_suffix(".stamp.json")
+
+
+@dataclass(frozen=True)
+class Plan:
+    round_id: str
+    jobs: tuple[NotebookJob, ...]
+    workers: int
+    force: bool = False
+    output_dir: Path = paths.OUTPUT
+    fresh_kernels: bool = False     # a new kernel per notebook instead of one reset kernel per worker
+
+    @property
+    def kernel_log(self) -> Path:
+        """Where the kernels' own stderr goes (it would drown the progress display)."""
+        return self.output_dir / self.round_id / "notebooks" / "kernels.log"
+
+
+@dataclass
+class NotebookResult:
+    name: str
+    notebook: Path           # the executed (or partial, when failed) notebook
+    figures: Path
+    status: str              # ok | cached | failed
+    seconds: float = 0.0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("ok", "cached")

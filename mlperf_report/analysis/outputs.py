@@ -1,0 +1,50 @@
+"""Showing charts and tables in a notebook, once per language, tagged for the report assembler.
+
+Each output carries ``{"mlperf_report": {"chart" | "table": name, "lang": lang}}`` in its output
+metadata, so the assembler picks one language's outputs from the executed notebook without parsing
+cell sources. Charts are SVG (deterministic, text as paths); tables are HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from mlperf_report.analysis import style
+
+
+def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: float | None = None, **options) -> str:
+    """Draw one chart (``draw(ax=..., lang=..., **options)``) in the house style and return its SVG."""
+    with style.house_style(lang):
+        fig = style.figure(rows, height=height)
+        draw(ax=fig.subplots(), lang=lang, **options)
+        return style.to_svg(fig)
+
+
+def show_chart(name: str, draw: Callable, *, languages: Iterable[str], rows: int | None = None,
+               height: float | None = None, **options) -> dict[str, str]:
+    """Display chart ``name`` in every language; returns the SVG text per language."""
+    from IPython.display import display
+
+    svgs = {}
+    for lang in languages:
+        drawn_in = style.chart_language(lang)
+        svg = chart_svg(draw, lang=drawn_in, rows=rows, height=height, **options)
+        svgs[lang] = svg
+        meta = {"chart": name, "lang": lang}
+        if drawn_in != lang:
+            meta["label_lang"] = drawn_in
+        display({"image/svg+xml": svg, "text/plain": f"<{name} chart, {lang}>"}, raw=True,
+                metadata={"mlperf_report": meta})
+    return svgs
+
+
+def show_table(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:
+    """Display table ``name`` (``make(lang=..., **options)`` returns a DataFrame) in every language."""
+    from IPython.display import display
+
+    from mlperf_report.analysis.html_tables import to_html
+
+    for lang in languages:
+        df = make(lang=lang, **options)
+        display({"text/html": to_html(df), "text/plain": df.to_string(index=False)}, raw=True,
+                metadata={"mlperf_report": {"table": name, "lang": lang}})

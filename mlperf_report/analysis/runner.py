@@ -1,0 +1,205 @@
+"""Executing notebooks: a process pool whose workers call papermill, with a line of progress per
+state change, and a failing notebook reported by name, cell and exception while the others run.
+
+Each worker keeps one kernel, reset between notebooks (see ``papermill_engine``); executed notebooks
+are written beside their final name and renamed into place, finished or failed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from mlperf_report.core import paths
+from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.analysis.jobs import KERNEL, NotebookJob, NotebookResult, Plan
+from mlperf_report.analysis.stamps import input_digests, stale_reason, write_stamp
+
+
+def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_kernel: bool = False,
+             kernel_log: Path | None = None) -> NotebookResult:
+    """Run one notebook with papermill (in a worker process). The notebook is written beside its final
+    name while it runs and renamed into place at the end, finished or failed (a failed one keeps its
+    partial output and papermill's banner pointing at the failing cell).
+
+    The worker's kernel is reused, reset, from one notebook to the next (see ``papermill_engine``);
+    with ``fresh_kernel`` each notebook gets its own, stopped at once when the last cell has replied
+    (nbclient's ``immediate``): every output has arrived by then, and a worker waiting ~0.5 s on a
+    kernel's exit is an idle core."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    from mlperf_report.analysis import papermill_engine
+
+    if events is not None:
+        events.put((job.name, "running", None))
+    started = time.perf_counter()
+    partial = job.output.with_name(f".{job.output.stem}.running.ipynb")
+    job.stamp.unlink(missing_ok=True)
+    kernel = {} if fresh_kernel else {"km": papermill_engine.worker_kernel(KERNEL)}
+    error = None
+    try:
+        papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters, kernel_name=KERNEL,
+                                   progress_bar=False, cwd=str(paths.ROOT), engine_name=papermill_engine.NAME,
+                                   shutdown_kernel="immediate", **kernel)
+    except PapermillExecutionError as exc:
+        error = _cell_error(job, exc)
+    except Exception as exc:  # kernel died, timeout, bad notebook: still a per-notebook failure
+        error = f"notebook {job.notebook.name} ({job.name}) failed before finishing: {type(exc).__name__}: {exc}"
+        if kernel_log:
+            error += f"\n    kernel log: {kernel_log}"
+    finally:
+        if partial.exists():
+            _tag_injected_parameters(partial)
+            os.replace(partial, job.output)
+    seconds = time.perf_counter() - started
+    if error is None:
+        write_stamp(job, digests)
+    return NotebookResult(job.name, job.output, job.figures, "failed" if error else "ok", seconds, error)
+
+
+def _tag_injected_parameters(path: Path) -> None:
+    """Hide the input of papermill's injected-parameters cell in the report, like our own parameters cell."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "injected-parameters" in tags and "remove-input" not in tags:
+            cell.metadata["tags"] = [*tags, "remove-input"]
+            nbformat.write(nb, path)
+            return
+
+
+def _cell_error(job: NotebookJob, exc) -> str:
+    source = "\n".join("      " + line for line in str(exc.source).strip().splitlines()[:6])
+    return (f"notebook {job.notebook.name} ({job.name}) failed in cell {exc.cell_index} (In [{exc.exec_count}]): "
+            f"{exc.ename}: {exc.evalue}\n    cell source:\n{source}\n    partial notebook: {job.output}")
+
+
+def check_parameters(jobs: tuple[NotebookJob, ...] | list[NotebookJob]) -> None:
+    """Every parameter we pass must be declared in the notebook's parameters cell, and every declared
+    one passed (so a renamed parameter fails here, not as a silent default inside a kernel)."""
+    import papermill
+
+    declared_by_notebook: dict[Path, set[str]] = {}
+    problems = []
+    for job in jobs:
+        if job.notebook not in declared_by_notebook:
+            if not job.notebook.is_file():
+                raise InputError(f"{job.notebook}: notebook not found")
+            declared_by_notebook[job.notebook] = set(papermill.inspect_notebook(str(job.notebook)))
+        declared = declared_by_notebook[job.notebook]
+        passed = set(job.parameters)
+        if passed - declared:
+            problems.append(f"{job.notebook.name} ({job.name}): unknown parameter(s) {', '.join(sorted(passed - declared))}; "
+                            f"add them to its parameters cell or stop passing them in mlperf_report/cli/report.py")
+        if declared - passed:
+            problems.append(f"{job.notebook.name} ({job.name}): parameter(s) {', '.join(sorted(declared - passed))} not passed; "
+                            f"pass them in mlperf_report/pipeline.py or remove them from the parameters cell")
+    if problems:
+        raise UserError("notebook parameters do not match what build.py passes:\n  " + "\n  ".join(problems))
+
+
+def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) -> list[NotebookResult]:
+    """Execute the plan's out-of-date notebooks in parallel; results in plan order.
+
+    One failing notebook does not stop the others. ``progress`` gets one line per state change
+    (default: printed to stderr).
+    """
+    say = _serialized(progress or _print_line)
+    results: dict[str, NotebookResult] = {}
+    pending = []
+    for job in plan.jobs:
+        digests = input_digests(job)
+        reason = "--force" if plan.force else stale_reason(job, digests)
+        if reason is None:
+            results[job.name] = NotebookResult(job.name, job.output, job.figures, "cached")
+            say(f"  {job.name:<12} up to date")
+        else:
+            pending.append((job, digests, reason))
+    if pending:
+        check_parameters([job for job, *_ in pending])
+        for job, _, reason in pending:
+            say(f"  {job.name:<12} queued ({reason})")
+        results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
+    return [results[job.name] for job in plan.jobs]
+
+
+def _print_line(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _serialized(say: Callable[[str], None]) -> Callable[[str], None]:
+    """Progress lines come from two threads (worker events, finished futures): one line at a time."""
+    import threading
+
+    lock = threading.Lock()
+
+    def locked(line: str) -> None:
+        with lock:
+            say(line)
+
+    return locked
+
+
+def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list[NotebookResult]:
+    """A process pool where each worker calls papermill; worker state changes come back on a queue."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    events = context.Queue()
+
+    def relay():
+        for name, state, _ in iter(events.get, None):
+            say(f"  {name:<12} {state}")
+
+    listener = threading.Thread(target=relay, daemon=True)
+    listener.start()
+    plan.kernel_log.write_bytes(b"")
+    out = []
+    try:
+        pool = ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context,
+                                   initializer=_init_worker, initargs=(events, plan.fresh_kernels, plan.kernel_log))
+        try:
+            futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
+            for future in as_completed(futures):
+                job = futures[future]
+                try:
+                    result = future.result()
+                except Exception as exc:  # the worker process itself died
+                    result = NotebookResult(job.name, job.output, job.figures, "failed",
+                                            error=f"notebook {job.notebook.name} ({job.name}): worker died: {exc}")
+                out.append(result)
+                state = f"done in {result.seconds:.1f} s" if result.ok else "FAILED"
+                say(f"  {result.name:<12} {state}")
+        except BaseException:  # Ctrl-C: start nothing more (kernels exit with their workers)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
+    finally:
+        events.put(None)
+        listener.join(timeout=5)
+    return out
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(events, fresh_kernels: bool, kernel_log: Path) -> None:
+    """Per worker: the progress queue, the kernel policy, and stderr (inherited by kernels) to the log."""
+    _WORKER.update(events=events, fresh_kernel=fresh_kernels, kernel_log=kernel_log)
+    log = os.open(kernel_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 2)
+    os.close(log)
+
+
+def _execute_in_worker(job: NotebookJob, digests: dict[str, str]) -> NotebookResult:
+    return _execute(job, digests, _WORKER["events"], fresh_kernel=_WORKER["fresh_kernel"],
+                    kernel_log=_WORKER["kernel_log"])

@@ -1,0 +1,164 @@
+"""Which notebooks are up to date: a digest of every input, stored as a stamp beside the executed
+notebook.
+
+A notebook's result depends on its parameters, the tables it reads, the prices and report
+configuration (minus the ``mail`` section), the notebook file and the ``mlperf_report`` modules it
+imports (followed transitively, so an edit to ``charts.py`` re-runs the notebooks and an edit to
+``mail.py`` does not). Each input file is hashed once per build, however many notebooks read it.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from mlperf_report.core import paths
+from mlperf_report.analysis.jobs import KERNEL, NotebookJob
+
+#: Bump when the stamp's meaning changes, so old stamps stop matching.
+STAMP_VERSION = 1
+
+
+def _file_digest(path: Path) -> str:
+    return _digest(_file_key(path))
+
+
+@functools.lru_cache(maxsize=None)
+def _digest(key: tuple) -> str:
+    """Content hash of a file, read once per build however many notebooks depend on it."""
+    if key[1] is None:
+        return "missing"
+    return hashlib.sha256(Path(key[0]).read_bytes()).hexdigest()
+
+
+def package_modules(notebook: Path) -> list[Path]:
+    """Source files of the ``mlperf_report`` modules a notebook imports, followed transitively."""
+    return list(_package_modules(notebook, _file_key(notebook)))
+
+
+def _file_key(path: Path) -> tuple:
+    """What says a file is unchanged within one build (modification time and size)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (str(path), None, None)
+    return (str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _package_modules(notebook: Path, _key: tuple) -> tuple[Path, ...]:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+               for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    seen: set[Path] = {paths.ROOT / "mlperf_report" / "__init__.py"}
+    todo = [name for source in sources for name in _imported_modules(source)]
+    while todo:
+        for path in _module_files(todo.pop()):
+            if path not in seen:
+                seen.add(path)
+                todo.extend(_imported_modules(path.read_text(encoding="utf-8")))
+    return tuple(sorted(seen))
+
+
+def _module_files(dotted: str) -> list[Path]:
+    """Files that importing ``mlperf_report.<dotted>`` runs: each package's ``__init__`` on the way and
+    the module itself (nothing for a name that is not a module, such as an imported function)."""
+    files, folder = [], paths.ROOT / "mlperf_report"
+    for part in dotted.split("."):
+        if (folder / part / "__init__.py").is_file():
+            folder = folder / part
+            files.append(folder / "__init__.py")
+        elif (folder / f"{part}.py").is_file():
+            files.append(folder / f"{part}.py")
+            break
+        else:
+            break
+    return files
+
+
+def _imported_modules(source: str) -> list[str]:
+    """Dotted names below ``mlperf_report`` that ``source`` imports (module level or inside functions);
+    ``from mlperf_report.a import b`` gives ``a.b`` too, since ``b`` may be a module."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "mlperf_report":
+            below = node.module.split(".", 1)[1] if "." in node.module else ""
+            names.extend(f"{below}.{alias.name}".lstrip(".") for alias in node.names)
+        elif isinstance(node, ast.Import):
+            names.extend(a.name.split(".", 1)[1] for a in node.names if a.name.startswith("mlperf_report."))
+    return names
+
+
+def _readable(path: Path) -> str:
+    try:
+        return str(path.relative_to(paths.ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _config_digest(path: Path) -> str:
+    """The report configuration minus its ``mail`` section: editing a mailing list must not re-run
+    every notebook."""
+    import yaml
+
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError):
+        return _file_digest(path)
+    if isinstance(raw, dict):
+        raw = {k: v for k, v in raw.items() if k != "mail"}
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def input_digests(job: NotebookJob) -> dict[str, str]:
+    """A digest of each thing the notebook's result depends on, by readable name."""
+    config = Path(job.parameters.get("config_file", "")) if job.parameters.get("config_file") else None
+    digests = {"(runner)": f"stamp v{STAMP_VERSION}, Python {sys.version_info[0]}.{sys.version_info[1]}, kernel {KERNEL}",
+               "(parameters)": hashlib.sha256(json.dumps(job.parameters, sort_keys=True).encode()).hexdigest()}
+    for path in (job.notebook, *job.inputs, *package_modules(job.notebook)):
+        digests[_readable(path)] = _config_digest(path) if path == config else _file_digest(path)
+    return digests
+
+
+def input_hash(job: NotebookJob) -> str:
+    """One hash of :func:`input_digests`."""
+    return _hash_of(input_digests(job))
+
+
+def _hash_of(digests: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(digests, sort_keys=True).encode()).hexdigest()
+
+
+def _stamp(job: NotebookJob) -> dict:
+    try:
+        return json.loads(job.stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def stale_reason(job: NotebookJob, digests: dict[str, str]) -> str | None:
+    """None when the executed notebook and its figures exist and were made from exactly these inputs;
+    else why the notebook must run ("not built yet", "changed: data/prices.yaml")."""
+    stamp = _stamp(job)
+    if not (job.output.is_file() and job.figures.is_file() and stamp):
+        return "not built yet" if not job.output.is_file() else "no stamp from a finished run"
+    if stamp.get("hash") == _hash_of(digests):
+        return None
+    before = stamp.get("inputs", {})
+    changed = sorted(name for name in set(before) | set(digests) if before.get(name) != digests.get(name))
+    return "changed: " + ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4 else "")
+
+
+def write_stamp(job: NotebookJob, digests: dict[str, str]) -> None:
+    from mlperf_report.core.atomic import write_text
+
+    write_text(job.stamp, json.dumps({"hash": _hash_of(digests), "inputs": digests, "notebook": job.notebook.name,
+                                      "parameters": job.parameters}, indent=2, sort_keys=True) + "\n")

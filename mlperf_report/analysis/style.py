@@ -1,0 +1,120 @@
+"""The house style of every chart: one palette, the focus submitter highlighted, pinned rcParams.
+
+Pinning every rcParam (rather than trusting a user's matplotlibrc) and writing SVG with a fixed hash
+salt and no date is what makes the same inputs give byte-identical charts. Text is written as paths,
+so a chart needs no font to be viewed, and a missing glyph is an error, never a silent tofu box.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import warnings
+from typing import Iterable, Iterator
+
+#: A4 text width (160 mm) and the row height of bar charts, in inches.
+WIDTH = 6.3
+ROW_HEIGHT = 0.24
+DPI = 100
+
+FOCUS_COLOR = "#d1495b"      # the submitter the report is about
+BASELINE_COLOR = "#00798c"   # the comparison system
+OTHER_COLOR = "#a9b1ba"      # everyone else, when only focus/baseline/other matters
+#: Colours of other submitters when each gets its own (scaling, round over round): muted, colour-blind safe.
+SUBMITTER_PALETTE = ("#30638e", "#edae49", "#66a182", "#8d6a9f", "#6c757d", "#c17c74", "#2e4057",
+                     "#9dbbae", "#b5838d", "#457b9d", "#e9c46a", "#588157")
+
+_SVG_SALT = "mlperf-report"
+
+
+def rc_params() -> dict:
+    """Every rcParam a chart depends on, from matplotlib's defaults plus seaborn's whitegrid/paper."""
+    import matplotlib as mpl
+    import seaborn as sns
+
+    rc = {k: v for k, v in mpl.rcParamsDefault.items() if k not in {"backend", "interactive"}}
+    rc.update(sns.axes_style("whitegrid"))
+    rc.update(sns.plotting_context("paper", font_scale=1.0))
+    rc.update({
+        "font.family": ["DejaVu Sans"],
+        "figure.dpi": DPI,
+        "savefig.dpi": DPI,
+        "figure.figsize": (WIDTH, 3.6),
+        "figure.constrained_layout.use": True,
+        "savefig.bbox": None,
+        "svg.fonttype": "path",
+        "svg.hashsalt": _SVG_SALT,
+        "svg.image_inline": True,
+        "path.simplify": True,
+        "axes.titlesize": 10,
+        "axes.titleweight": "bold",
+        "axes.labelsize": 9,
+        "xtick.labelsize": 8,
+        "ytick.labelsize": 8,
+        "legend.fontsize": 8,
+        "legend.frameon": False,
+        "axes.prop_cycle": mpl.cycler(color=list(SUBMITTER_PALETTE)),
+    })
+    return rc
+
+
+def chart_language(lang: str) -> str:
+    """``lang`` if its labels can be drawn; Chinese without a CJK font falls back to English, loudly."""
+    if lang == "en":
+        return lang
+    from mlperf_report.i18n import fonts
+
+    if fonts.cjk_font_path() is None:
+        warnings.warn(f"no CJK font installed: charts for {lang!r} use English labels "
+                      "(run `make venv` to install noto-cjk-sans-otc)", stacklevel=2)
+        return "en"
+    return lang
+
+
+@contextlib.contextmanager
+def house_style(lang: str = "en") -> Iterator[None]:
+    """Draw inside this: pinned rcParams, the CJK font for Chinese, missing glyphs as errors."""
+    import logging
+
+    import matplotlib as mpl
+
+    # Noto Sans CJK ships one weight: bold titles use it as is, which is fine and needs no log line.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
+    with mpl.rc_context(rc_params()), warnings.catch_warnings():
+        if lang != "en":
+            from mlperf_report.i18n import fonts
+
+            if fonts.register_matplotlib_cjk() is None:
+                raise RuntimeError(f"no CJK font for {lang!r} labels; run `make venv` (noto-cjk-sans-otc)")
+        warnings.filterwarnings("error", message=r"Glyph .* missing from")
+        # seaborn 0.13.2's boxplot still passes ``vert`` to matplotlib 3.11: its problem, not the reader's
+        warnings.filterwarnings("ignore", message=r"vert: bool was deprecated")
+        yield
+
+
+def figure(rows: int | None = None, *, height: float | None = None):
+    """A new figure at A4 text width; bar charts pass their ``rows`` to get room for every label."""
+    import matplotlib.figure
+
+    if height is None:
+        height = 3.6 if rows is None else max(2.0, 0.9 + ROW_HEIGHT * rows)
+    return matplotlib.figure.Figure(figsize=(WIDTH, height), dpi=DPI)
+
+
+def to_svg(fig) -> str:
+    """The figure as SVG text, identical for identical content (no date, fixed ids)."""
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def submitter_palette(submitters: Iterable[str], *, focus: str | None) -> dict[str, str]:
+    """Stable colour per submitter (alphabetical order), the focus submitter in the focus colour."""
+    palette, i = {}, 0
+    for name in sorted(set(submitters), key=str.lower):
+        if focus is not None and name.lower() == focus.lower():
+            palette[name] = FOCUS_COLOR
+        else:
+            palette[name] = SUBMITTER_PALETTE[i % len(SUBMITTER_PALETTE)]
+            i += 1
+    return palette

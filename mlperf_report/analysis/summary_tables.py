@@ -1,0 +1,60 @@
+"""Tables of the round summary, from results and the summary figures (translated headings)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mlperf_report.i18n import formatting
+from mlperf_report.analysis import metrics
+from mlperf_report.i18n.labels import label
+from mlperf_report.suites.training.rounds import benchmark_model
+
+
+def _minutes(value) -> str:
+    return formatting.minutes(value, places=formatting.TABLE_PLACES)
+
+
+def submissions_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
+    """Submitter × benchmark: how many scored systems each submitter has."""
+    counts = metrics.submissions(results)
+    table = counts.rename(columns=benchmark_model).reset_index()
+    return table.rename(columns={"submitter": label("col.submitter", lang)})
+
+
+def positions_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
+    """Per benchmark: focus submitter's best, its position among systems, and the fastest result."""
+    focus = summary["focus_submitter"]
+    rows = []
+    for p in summary["positions"]:
+        position = "" if p["system_position"] is None else label("position", lang, position=p["system_position"], total=p["systems"])
+        rows.append({
+            label("col.benchmark", lang): benchmark_model(p["benchmark"]),
+            label("col.focus_minutes", lang, focus=focus): "" if p["focus_minutes"] is None else _minutes(p["focus_minutes"]),
+            label("col.position", lang): position,
+            label("col.fastest_submitter", lang): p["fastest_submitter"],
+            label("col.fastest", lang): _minutes(p["fastest_minutes"]),
+        })
+    return pd.DataFrame(rows)
+
+
+def perf_per_dollar_frame(summary: dict) -> pd.DataFrame:
+    """One row per priced focus system and benchmark: the ratio against the baseline."""
+    rows = [{"benchmark": e["benchmark"], "benchmark_model": benchmark_model(e["benchmark"]),
+             "submitter": e["system"]["submitter"], "system_id": e["system"]["system_id"],
+             "display_name": e["system"]["display_name"], "ratio": e["ratio"], "minutes": e["system"]["minutes"],
+             "price": e["price"]["amount"], "currency": e["price"]["currency"],
+             "baseline_price": e["baseline_price"]["amount"]} for e in summary["perf_per_dollar"]]
+    return pd.DataFrame(rows, columns=["benchmark", "benchmark_model", "submitter", "system_id", "display_name",
+                                       "ratio", "minutes", "price", "currency", "baseline_price"])
+
+
+def perf_per_dollar_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
+    df = perf_per_dollar_frame(summary)
+    return pd.DataFrame({
+        label("col.benchmark", lang): df["benchmark_model"],
+        label("col.system", lang): df["display_name"],
+        label("col.minutes", lang): [_minutes(m) for m in df["minutes"]],
+        label("col.price", lang): [formatting.money(p, c, lang) for p, c in zip(df["price"], df["currency"])],
+        label("col.baseline_price", lang): [formatting.money(p, c, lang) for p, c in zip(df["baseline_price"], df["currency"])],
+        label("col.ratio", lang): [formatting.ratio(r, places=2) for r in df["ratio"]],
+    })

@@ -1,0 +1,89 @@
+"""After the notebooks: narrative per language, then one HTML + PDF per language.
+
+Runs only when every notebook succeeded: a report assembled from a partial round would quietly drop
+a benchmark, so a failed notebook leaves the previous report in place and the build exits non-zero.
+A stamp of everything the reports are made from (executed notebooks, figures, templates, prices,
+configuration, package code) lets an unchanged rebuild skip this stage entirely.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+from mlperf_report.core import paths
+from mlperf_report.core.atomic import write_text
+from mlperf_report.analysis.jobs import NotebookResult, Plan
+
+STAMP = ".reports.stamp"
+#: Package modules the assembled reports depend on (beyond what the notebooks already cover).
+#: Subpackages whose code makes the reports from the notebooks (an edit there re-assembles them).
+_CODE = ("core", "i18n", "suites", "narrative", "assemble")
+
+
+def _digest(files: list[Path], extra: dict) -> str:
+    hasher = hashlib.sha256(json.dumps(extra, sort_keys=True).encode())
+    for path in files:
+        hasher.update(str(path.name).encode())
+        hasher.update(path.read_bytes())
+    return hasher.hexdigest()
+
+
+def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path) -> list[Path]:
+    """Every file the assembled reports are made from, in a fixed order."""
+    templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file())
+    code = sorted(p for name in _CODE for p in (paths.ROOT / "mlperf_report" / name).rglob("*.py"))
+    made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]
+    return [*made, *templates, *code, Path(prices_file), Path(config_file)]
+
+
+def report_date(config) -> str:
+    """The date on the cover: ``report_date`` from the configuration, else today."""
+    return str(getattr(config, "report_date", "") or dt.date.today().isoformat())
+
+
+def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
+                  languages: list[str] | None = None, focus_submitter: str | None = None,
+                  force: bool = False) -> list[Path]:
+    """Render the narrative and assemble the reports of every language; return the files written."""
+    from mlperf_report.core.config import load_config
+
+    config = load_config(config_file).with_overrides(round=plan.round_id, focus_submitter=focus_submitter,
+                                                     languages=languages)
+    round_out = Path(plan.output_dir) / plan.round_id
+    langs = list(config.languages)
+    date = report_date(config)
+    inputs = report_inputs(plan, results, prices_file, config_file)
+    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus_submitter,
+                              "titles": [config.title_for(lang) for lang in langs]})
+    stamp = round_out / STAMP
+    expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
+    expected += [round_out / "report.html", round_out / "report.pdf"]
+    if not force and stamp.exists() and stamp.read_text().strip() == digest and all(p.exists() for p in expected):
+        print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
+        return expected
+
+    from mlperf_report.assemble import document
+    from mlperf_report.narrative import narrative
+    from mlperf_report.core.prices import load_prices
+
+    started = time.perf_counter()
+    figures, summary = narrative.load_figures(round_out / "figures")
+    catalogue = load_prices(prices_file)
+    notebooks = tuple(r.notebook for r in results)
+    requests = []
+    for i, lang in enumerate(langs):
+        rendered = narrative.render(figures, summary, config, lang, catalogue=catalogue)
+        requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
+                                               round_out, config.title_for(lang), date,
+                                               default_copy=i == 0))
+    print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
+    reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)))
+    write_text(stamp, digest + "\n")
+    written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
+    print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return written

@@ -1,0 +1,27 @@
+"""Every project path, built once from the project root, so no module guesses where things live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"
+OUTPUT = ROOT / "output"
+NOTEBOOKS = ROOT / "notebooks"
+TEMPLATES = ROOT / "templates"
+LOCALE = ROOT / "locale"
+CACHE = ROOT / ".cache"
+SHARED_MLPERF = ROOT.parent / "shared" / "mlperf"
+
+PRICES = DATA / "prices.yaml"
+REPORT_CONFIG = DATA / "report.yaml"
+
+
+def round_data(round_id: str, data_dir: Path = DATA) -> Path:
+    """Folder of the tidy tables of one round, e.g. data/training-v1.0/."""
+    return data_dir / round_id
+
+
+def round_output(round_id: str, output_dir: Path = OUTPUT) -> Path:
+    """Folder of everything generated for one round, e.g. output/training-v1.0/."""
+    return output_dir / round_id

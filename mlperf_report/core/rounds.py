@@ -1,0 +1,60 @@
+"""Round ids of any MLPerf suite: ``training-v1.0``, ``inference-v4.1``.
+
+Only the naming lives here (what a round id, a results-tree name and a title look like); what a round
+of a suite contains is that suite's business (``suites/<suite>/rounds``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Suites the tool knows, in the spelling of round ids and of MLCommons' results repositories.
+SUITES = ("training", "inference")
+DEFAULT_SUITE = "training"
+
+_ROUND_ID = re.compile(r"^(?:(?P<suite>[a-z]+)-)?v?(?P<major>\d+)\.(?P<minor>\d+)$")
+_TREE_NAME = re.compile(r"(?P<suite>training|inference)_results_v(?P<major>\d+)\.(?P<minor>\d+)")
+
+
+@dataclass(frozen=True, order=True)
+class RoundId:
+    """A suite and a version, e.g. ``RoundId("inference", 4, 1)`` is ``inference-v4.1``."""
+
+    suite: str
+    major: int
+    minor: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.suite}-v{self.major}.{self.minor}"
+
+    @property
+    def version(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+    @property
+    def title(self) -> str:
+        return f"MLPerf {self.suite.capitalize()} v{self.version}"
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def parse_round_id(text: str, default_suite: str = DEFAULT_SUITE) -> RoundId:
+    """``training-v1.0``, ``inference-v4.1`` (or ``v1.0``, ``1.0`` for the default suite) to a RoundId;
+    a clear error for anything else."""
+    match = _ROUND_ID.match(text.strip())
+    suite = (match.group("suite") or default_suite) if match else None
+    if not match or suite not in SUITES:
+        examples = " or ".join(f"{s}-v1.0" for s in SUITES)
+        raise ValueError(f"round {text.strip()!r} is not of the form <suite>-vX.Y (for example {examples})")
+    return RoundId(suite, int(match.group("major")), int(match.group("minor")))
+
+
+def round_from_tree_name(name: str) -> RoundId | None:
+    """The round a ``training_results_vX.Y`` / ``inference_results_vX.Y`` folder, archive or URL names."""
+    match = _TREE_NAME.search(name)
+    if not match:
+        return None
+    return RoundId(match.group("suite"), int(match.group("major")), int(match.group("minor")))

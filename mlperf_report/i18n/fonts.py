@@ -1,0 +1,146 @@
+"""The CJK font the reports and charts use, so Traditional Chinese never renders as tofu boxes.
+
+The font comes from the pinned PyPI package ``noto-cjk-sans-otc`` (Noto Sans CJK Regular as an
+OpenType collection, SIL OFL 1.1, ~19 MB installed), so ``make report`` works on a fresh machine
+without system fonts; Debian's ``fonts-noto-cjk`` is used when the package is missing.
+
+Charts: call :func:`register_matplotlib_cjk` before drawing. Keep matplotlib's default
+``svg.fonttype = "path"``: glyphs then become SVG paths and the chart needs no font to display.
+Reports: :func:`subset_font` cuts the font down to the characters a report uses, small enough to
+inline as a base64 ``@font-face`` in a self-contained HTML file and quick for WeasyPrint to embed.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+from pathlib import Path
+
+#: Family (and face of the collection) used for Traditional Chinese.
+CJK_FAMILY = "Noto Sans CJK TC"
+
+#: Latin family matplotlib ships, tried first so Latin labels keep matplotlib's usual look.
+LATIN_FAMILY = "DejaVu Sans"
+
+#: Where Debian's fonts-noto-cjk puts the same collection.
+_SYSTEM_PATHS = (
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    Path("/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc"),
+)
+
+
+@functools.cache
+def cjk_font_path() -> Path | None:
+    """Path of the Noto Sans CJK collection: the pinned PyPI package first, then system fonts."""
+    try:
+        import noto_cjk_sans_otc
+    except ImportError:
+        pass
+    else:
+        path = Path(str(noto_cjk_sans_otc.FONT_PATH))
+        if path.is_file():
+            return path
+    return next((path for path in _SYSTEM_PATHS if path.is_file()), None)
+
+
+def require_cjk_font() -> Path:
+    """Like :func:`cjk_font_path`, but an error that says how to install the font."""
+    from mlperf_report.core.errors import UserError
+
+    path = cjk_font_path()
+    if path is None:
+        raise UserError(
+            "no CJK font found for Traditional Chinese: run `make venv` (installs the pinned "
+            "noto-cjk-sans-otc package) or `apt-get install fonts-noto-cjk`"
+        )
+    return path
+
+
+@functools.cache
+def cjk_face_index(path: Path | None = None) -> int:
+    """Index of the ``Noto Sans CJK TC`` face inside the collection (3 in Noto's own file)."""
+    from fontTools.ttLib import TTCollection
+
+    path = path or require_cjk_font()
+    with open(path, "rb") as handle:
+        collection = TTCollection(handle, lazy=True)
+        names = [font["name"].getDebugName(1) for font in collection.fonts]
+    return names.index(CJK_FAMILY) if CJK_FAMILY in names else 0
+
+
+def register_matplotlib_cjk() -> str | None:
+    """Make matplotlib draw Chinese labels: register the font and use it as the fallback family.
+
+    Sets ``font.family`` to ``[DejaVu Sans, Noto Sans CJK TC]`` (matplotlib falls back glyph by
+    glyph along that list). Returns the CJK family name, or None when no CJK font is installed
+    (Latin labels still work; Chinese ones would be boxes, so callers may want to warn).
+    """
+    import matplotlib
+    from matplotlib import font_manager
+
+    path = cjk_font_path()
+    if path is None:
+        return None
+    if CJK_FAMILY not in {entry.name for entry in font_manager.fontManager.ttflist}:
+        font_manager.fontManager.addfont(str(path))
+    matplotlib.rcParams["font.family"] = [LATIN_FAMILY, CJK_FAMILY]
+    return CJK_FAMILY
+
+
+#: Characters every subset keeps, so numbers, punctuation and Latin text never fall back.
+_ALWAYS = "".join(chr(code) for code in range(0x20, 0x7F)) + "\u00a0–—‘’“”•…×·°€£¥©®™、。，：；！？（）「」『』《》〈〉％"
+
+
+def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | None = None,
+                path: Path | None = None, face_index: int | None = None) -> bytes:
+    """A font cut down to the characters of ``text`` (plus ASCII and common punctuation): by
+    default the CJK face, or the font file ``path`` (e.g. from :func:`latin_font_paths`).
+
+    ``flavor`` is ``"woff"`` for HTML ``@font-face`` (zlib: ~5x quicker to write than woff2 for a
+    few percent more bytes) or None for a plain OpenType file. Results are cached by character
+    set under ``cache_dir`` so an unchanged rebuild costs nothing (a cold CJK subset takes ~1 s).
+    """
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    drop = ["FFTM"]  # FontForge timestamps (DejaVu): nothing to subset
+    if path is None:
+        path = require_cjk_font()
+        face_index = cjk_face_index(path)
+        # Noto CJK's glyph substitutions are for vertical text, Japanese/Korean/Simplified forms
+        # (locl) and full/half widths: none applies to horizontal text in the TC face, and reading
+        # them is 0.8 s of the 1.3 s a subset takes and half its size. Kerning (GPOS) stays.
+        drop.append("GSUB")
+    chars = "".join(sorted(set(text) | set(_ALWAYS)))
+    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|{chars}".encode()).hexdigest()[:20]
+    cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
+    if cached and cached.is_file():
+        return cached.read_bytes()
+    font = TTFont(str(path), fontNumber=face_index or 0, recalcTimestamp=False)  # same input, same bytes
+    options = subset.Options()
+    options.flavor = flavor
+    options.notdef_outline = True
+    options.name_IDs = ["*"]
+    options.drop_tables += drop
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(font)
+    buffer = io.BytesIO()
+    font.flavor = flavor
+    font.save(buffer)
+    data = buffer.getvalue()
+    if cached:
+        from mlperf_report.core.atomic import write_bytes
+
+        write_bytes(cached, data)
+    return data
+
+
+def latin_font_paths() -> dict[int, Path]:
+    """matplotlib's own DejaVu Sans files by weight (400, 700): the Latin font charts are drawn in,
+    which the PDF embeds to set chart labels as text (see :mod:`mlperf_report.assemble.print_svg`)."""
+    import matplotlib
+
+    folder = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    return {400: folder / "DejaVuSans.ttf", 700: folder / "DejaVuSans-Bold.ttf"}

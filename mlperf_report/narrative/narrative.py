@@ -1,0 +1,684 @@
+"""The press-release narrative: figures.json + price catalogue + report config → text per language.
+
+Every claim is built here as plain, already-formatted values, and only when its data is present (no
+perf/$ sentence without two priced results); the templates under ``templates/`` put words around them
+and never type or format a number. Citations follow MLCommons' Results Messaging Guidelines: one
+footnote per cited result, derived metrics (perf/$, speed-ups, server counts) labelled as not
+verified by MLCommons with their basis, and the trademark legend. Footnote numbers follow first
+mention, so ``render_narrative`` and ``render_notes`` of the same inputs always agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import math
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any, Mapping
+
+from mlperf_report.i18n import catalogue, formatting
+from mlperf_report.core import languages, paths
+from mlperf_report.suites.training import rounds
+from mlperf_report.core.errors import InputError, UserError
+
+LANGUAGES = languages.available()
+FORMATS = ("html", "text")
+DIVISIONS = ("closed", "open")
+
+#: The mark as the guidelines require it next to every use of the name (never translated).
+MARK = "MLPerf®"
+
+#: The attribution legend, verbatim from MLCommons' Results Messaging Guidelines ("Attribution").
+TRADEMARK_LEGEND = (
+    "The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in "
+    "the United States and other countries. All rights reserved. Unauthorized use strictly prohibited. "
+    "See www.mlcommons.org for more information."
+)
+
+#: CPUs in one host server, when the catalogue does not say otherwise. Basis: the host servers of the
+#: systems this tool was first used on are dual-socket (IPU-POD16: one dual-CPU server; IPU-POD64:
+#: servers of 2 × AMD EPYC each; DGX A100: 2 × AMD EPYC per node). The notes print this basis, and a
+#: catalogue entry with ``cpus_per_server`` overrides it for its systems.
+DEFAULT_CPUS_PER_SERVER = 2
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The narrative and its notes, rendered from one context so footnote numbers agree."""
+
+    narrative: str
+    notes: str
+
+
+# --------------------------------------------------------------------------------------------- API
+
+
+def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
+           *, catalogue: Any = None) -> Rendered:
+    """Narrative and notes of one language, as HTML fragments (``fmt="html"``) or plain text."""
+    _check_choice(fmt, FORMATS, "format")
+    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue), "narrative")
+    return Rendered(_render(context, lang, fmt, "narrative"), _render(context, lang, fmt, "notes"))
+
+
+def render_narrative(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str,
+                     fmt: str = "html", *, catalogue: Any = None) -> str:
+    """The press-release sections (headline … closing summary) with footnote markers."""
+    return render(figures, summary, config, lang, fmt, catalogue=catalogue).narrative
+
+
+def render_notes(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str,
+                 fmt: str = "html", *, catalogue: Any = None) -> str:
+    """The footnotes the narrative's markers point to, derived-metric notices and the trademark legend."""
+    return render(figures, summary, config, lang, fmt, catalogue=catalogue).notes
+
+
+def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+    """Short plain-text headline lines (for an email body), with ``[n]`` markers into ``headline_notes``."""
+    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
+    return _lines(_render(context, lang, "text", "headline"))
+
+
+def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+    """The footnotes of ``headline_summary`` and the trademark legend, one line each."""
+    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
+    return _lines(_render(context, lang, "text", "notes"))
+
+
+def load_figures(figures_dir: Path | str) -> tuple[dict[str, dict], dict | None]:
+    """Read ``<benchmark>.json`` files (and ``summary.json``) of one round's figures folder."""
+    folder = Path(figures_dir)
+    if not folder.is_dir():
+        raise InputError(f"{folder}: figures folder not found; run `python build.py report` to make it")
+    figures, summary = {}, None
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as error:
+            raise InputError(f"{path}: not valid JSON ({error}); re-run the notebooks to rewrite it") from None
+        if path.stem == "summary":
+            summary = data
+        elif isinstance(data, dict):
+            figures[str(data.get("benchmark") or path.stem)] = data
+    if not figures:
+        raise InputError(f"{folder}: no <benchmark>.json files; run the notebooks first")
+    return figures, summary
+
+
+# ------------------------------------------------------------------------------------------ context
+
+
+def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, *,
+                  catalogue: Any = None, scope: str = "full") -> dict:
+    """Every value the templates print, formatted for ``lang``; ``scope="headline"`` keeps the lead only.
+
+    ``summary`` (summary.json) is accepted for the contract; every claim made today comes from the
+    per-benchmark figures, so it is not read yet.
+    """
+    _check_choice(lang, LANGUAGES, "language")
+    _check_choice(scope, ("full", "headline"), "scope")
+    cfg = _config_dict(config)
+    figs = _checked_figures(figures)
+    round_id = _round_of(figs, cfg)
+    submitter = _submitter_of(figs, cfg)
+    source = cfg.get("source") or {}
+    facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(),
+                   url=str(source.get("url") or "").strip(),
+                   retrieved=formatting.date(source["retrieved"], lang) if source.get("retrieved") else None,
+                   verified=source.get("verified"), result_ids=_result_ids(cfg))
+    round_ = rounds.parse_round(round_id)
+    headlines = [h for h in (_headline(f, facts) for f in figs) if h]
+    context = {
+        "lang": lang, "mark": MARK, "submitter": submitter,
+        "suite": _marked(round_.title), "round_title": round_.title, "round_id": round_id,
+        "unverified": facts.verified is False, "note_prefix": f"mlperf-{lang}-note-",
+        "headlines": headlines, "flagship": _flagship(headlines),
+    }
+    if scope == "full":
+        context["benchmarks"] = _benchmarks(figs, round_)
+        context["systems"] = _systems(figs, facts)
+        context["divisions"] = _divisions(figs, headlines)
+    perf = _perf_per_dollar(figs, facts)
+    context["perf_per_dollar"] = perf
+    context["price_comparisons"] = _price_comparisons(perf)
+    if scope == "full":
+        context["previous"] = [p for p in (_previous(f, facts) for f in figs) if p]
+        context["table"] = _table(figs, facts)
+    context["notes"] = facts.notes.items
+    context["legend"] = TRADEMARK_LEGEND
+    context["source_url"] = facts.url
+    context["retrieved"] = facts.retrieved
+    return context
+
+
+class _Notes:
+    """Footnotes in order of first mention; citing the same thing twice reuses its number."""
+
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+        self._numbers: dict[tuple, int] = {}
+
+    def cite(self, key: tuple, note: dict) -> int:
+        if key not in self._numbers:
+            self._numbers[key] = len(self.items) + 1
+            self.items.append({"number": self._numbers[key], **note})
+        return self._numbers[key]
+
+
+@dataclass
+class _Facts:
+    """What every section needs besides its own figures: language, round, citation details."""
+
+    lang: str
+    round_id: str
+    catalogue: Any
+    notes: _Notes
+    url: str
+    retrieved: str | None
+    verified: bool | None
+    result_ids: dict[str, str]
+
+
+def _config_dict(config: Any) -> dict:
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        return dataclasses.asdict(config)
+    if isinstance(config, Mapping):
+        return dict(config)
+    raise TypeError(f"config must be a mapping or a ReportConfig, got {type(config).__name__}")
+
+
+def _checked_figures(figures: Mapping[str, dict]) -> list[dict]:
+    """The figures dicts in benchmark order; a wrong shape is an error that says what to re-run."""
+    if not isinstance(figures, Mapping) or not figures:
+        raise InputError("no figures: run the notebooks (python build.py report) to write output/<round>/figures/")
+    checked = []
+    for name in sorted(figures):
+        fig = figures[name]
+        if not isinstance(fig, Mapping) or not isinstance(fig.get("focus"), Mapping):
+            raise InputError(f"figures for {name!r} do not follow the figures.json contract (no 'focus'); "
+                             "re-run the notebooks to rewrite them")
+        checked.append({**fig, "benchmark": str(fig.get("benchmark") or name)})
+    return checked
+
+
+def _round_of(figs: list[dict], cfg: dict) -> str:
+    found = sorted({str(f["round"]) for f in figs if f.get("round")})
+    if len(found) > 1:
+        raise InputError(f"figures of several rounds mixed together ({', '.join(found)}); pass one round's folder")
+    return rounds.parse_round(found[0] if found else str(cfg.get("round", ""))).id
+
+
+def _submitter_of(figs: list[dict], cfg: dict) -> str:
+    wanted = str(cfg.get("focus_submitter") or "").strip()
+    made_for = sorted({str(f["focus_submitter"]) for f in figs if f.get("focus_submitter")})
+    if wanted and made_for and made_for != [wanted]:
+        raise UserError(f"the figures were made for focus submitter {', '.join(made_for)} but the report is for "
+                        f"{wanted}; re-run the notebooks with --focus {wanted}")
+    if not (wanted or made_for):
+        raise InputError("no focus submitter: set focus_submitter in data/report.yaml")
+    return wanted or made_for[0]
+
+
+def _result_ids(cfg: dict) -> dict[str, str]:
+    """Result IDs the configuration gives (``source.result_ids``: ``submitter/system_id`` → ID)."""
+    ids = (cfg.get("source") or {}).get("result_ids") or {}
+    return {str(k).lower(): str(v) for k, v in ids.items()} if isinstance(ids, Mapping) else {}
+
+
+def _marked(title: str) -> str:
+    """``MLPerf Training v1.0`` → ``MLPerf® Training v1.0``: the mark on every use of the name."""
+    return title.replace("MLPerf", MARK, 1) if "MLPerf" in title else f"{MARK} {title}"
+
+
+def _mark_text(text: str) -> str:
+    """Free text from data files with the mark added where the name stands bare (``MLPerf`` → ``MLPerf®``)."""
+    return re.sub(r"MLPerf(?![®™])", MARK, text)
+
+
+def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> None:
+    if value not in allowed:
+        raise ValueError(f"{what} must be one of {list(allowed)}, but {value!r} was passed")
+
+
+# ------------------------------------------------------------------------------------------ results
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON value as a finite number, or None (missing, text, NaN, a boolean)."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _minutes(result: Mapping | None) -> float | None:
+    number = _finite((result or {}).get("minutes"))
+    return number if number is not None and number > 0 else None
+
+
+def _int(value: Any) -> int | None:
+    number = _finite(value)
+    return int(number) if number is not None and number.is_integer() and number >= 0 else None
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _name(result: Mapping) -> str:
+    return _text(result.get("display_name")) or _text(result.get("system_name")) or str(result.get("system_id", ""))
+
+
+def _scored(results: Any) -> list[dict]:
+    """Results with a usable time to train, fastest first."""
+    return sorted((r for r in (results or []) if isinstance(r, Mapping) and _minutes(r)), key=_minutes)
+
+
+def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | None = None) -> dict:
+    """A cited result: formatted values plus the number of its footnote."""
+    round_id = round_id or facts.round_id
+    division = str(result.get("division") or "").lower()
+    submitter = str(result.get("submitter", ""))
+    system_id = str(result.get("system_id", ""))
+    benchmark = str(fig["benchmark"])
+    result_id = _official_id(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
+    same_round = round_id == facts.round_id
+    url = facts.url if same_round else _url_of_round(facts.url, round_id)
+    note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
+        "kind": "result", "suite": _marked(rounds.parse_round(round_id).title),
+        "division": division, "benchmark_title": _benchmark_title(fig),
+        "submitter": submitter, "system": _name(result), "system_id": system_id,
+        "result_id": result_id, "url": url, "link": url if url.startswith(("https://", "http://")) else "",
+        "retrieved": facts.retrieved if same_round else None, "verified": facts.verified,
+    })
+    accelerators = _int(result.get("accelerators"))
+    host_processors = _int(result.get("host_processors"))
+    return {
+        "system": _name(result), "system_id": system_id, "submitter": submitter, "division": division,
+        "minutes": formatting.minutes(_minutes(result)),
+        "minutes_table": formatting.minutes(_minutes(result), places=formatting.TABLE_PLACES),
+        "accelerators": formatting.count(accelerators) if accelerators else None,
+        "accelerator_model": _text(result.get("accelerator_model")),
+        "host_processors": formatting.count(host_processors) if host_processors else None,
+        "host_processor_model": _text(result.get("host_processor_model")),
+        "framework": _text(result.get("framework")),
+        "availability": _text(result.get("availability")),
+        "note": note,
+    }
+
+
+def _url_of_round(url: str, round_id: str) -> str:
+    """The results repository of another round (``training_results_v1.0`` → ``_v0.7``), or nothing:
+    a result is never cited with the source of a different round."""
+    version = rounds.parse_round(round_id).version
+    return re.sub(r"training_results_v\d+\.\d+", f"training_results_v{version}", url) if _TREE.search(url) else ""
+
+
+_TREE = re.compile(r"training_results_v\d+\.\d+")
+
+#: An MLPerf result ID as MLCommons publishes it (``1.0-1044``, optionally ``.benchmark``); other
+#: identifiers a pipeline may carry (paths, keys) are not cited as result IDs.
+_RESULT_ID = re.compile(r"^\d+\.\d+-\d+(\.[A-Za-z0-9_-]+)?$")
+
+
+def _official_id(value: Any) -> str | None:
+    text = _text(value)
+    return text if text and _RESULT_ID.match(text) else None
+
+
+def _benchmark_title(fig: Mapping) -> str:
+    return _text(fig.get("benchmark_title")) or rounds.benchmark_title(str(fig["benchmark"]))
+
+
+def _benchmark_model(fig: Mapping) -> str:
+    return _text(fig.get("benchmark_model")) or rounds.benchmark_model(str(fig["benchmark"]))
+
+
+def _focus(fig: Mapping, division: str) -> list[dict]:
+    return _scored((fig.get("focus") or {}).get(division))
+
+
+# ----------------------------------------------------------------------------------------- sections
+
+
+def _headline(fig: Mapping, facts: _Facts) -> dict | None:
+    """The focus submitter's largest system on one benchmark: its best closed and open times."""
+    candidates = _focus(fig, "closed") + _focus(fig, "open")
+    if not candidates:
+        return None
+    largest = max(_int(r.get("accelerators")) or 0 for r in candidates)
+    best = {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
+            for d in DIVISIONS}
+    lead = "open" if best["open"] and (not best["closed"] or _minutes(best["open"]) < _minutes(best["closed"])) else "closed"
+    views = {d: _result(best[d], fig, facts) if best[d] else None for d in DIVISIONS}
+    return {
+        "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
+        "lead": lead, "result": views[lead], "closed": views["closed"], "open": views["open"],
+        "other": views["closed" if lead == "open" else "open"],
+        "accelerators_n": largest,
+    }
+
+
+def _flagship(headlines: list[dict]) -> str | None:
+    """The name of the largest system in the headlines (the one a press release leads with)."""
+    if not headlines:
+        return None
+    top = max(headlines, key=lambda h: h["accelerators_n"])
+    return top["result"]["system"]
+
+
+def _benchmarks(figs: list[dict], round_: rounds.Round) -> dict:
+    submitted, others = [], []
+    for fig in figs:
+        divisions = [d for d in DIVISIONS if _focus(fig, d)]
+        entry = {"benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
+                 "divisions": divisions}
+        (submitted if divisions else others).append(entry)
+    known = {f["benchmark"] for f in figs}
+    others += [{"benchmark": b, "model": rounds.benchmark_model(b), "title": rounds.benchmark_title(b), "divisions": []}
+               for b in round_.benchmarks if b not in known]
+    return {"submitted": submitted, "others": sorted(others, key=lambda e: e["benchmark"]),
+            "count": formatting.count(len(submitted)),
+            "round_count": formatting.count(len(round_.benchmarks)) if round_.benchmarks else None}
+
+
+def _cpus_per_server(result: Mapping, facts: _Facts) -> tuple[int, str | None]:
+    """CPUs per host server of a system: the catalogue's ``cpus_per_server``, else the default."""
+    if facts.catalogue is not None and hasattr(facts.catalogue, "lookup"):
+        entry = facts.catalogue.lookup(result.get("submitter", ""), result.get("system_id", ""), facts.round_id)
+        value = _int(getattr(entry, "cpus_per_server", None)) if entry is not None else None
+        if value:
+            return value, "catalogue"
+    return DEFAULT_CPUS_PER_SERVER, None
+
+
+def _systems(figs: list[dict], facts: _Facts) -> list[dict]:
+    """What each focus system is made of, and how many host servers it used per benchmark."""
+    systems: dict[str, dict] = {}
+    for fig in figs:
+        for result in _focus(fig, "closed") + _focus(fig, "open"):
+            name = _name(result)
+            system = systems.setdefault(name, {
+                "name": name, "accelerators_n": _int(result.get("accelerators")) or 0,
+                "accelerators": None, "accelerator_model": _text(result.get("accelerator_model")),
+                "configs": {}})
+            if system["accelerators_n"] and not system["accelerators"]:
+                system["accelerators"] = formatting.count(system["accelerators_n"])
+            host_processors = _int(result.get("host_processors"))
+            if not host_processors:
+                continue
+            per_server, basis = _cpus_per_server(result, facts)
+            servers = host_processors // per_server if host_processors % per_server == 0 else None
+            note = facts.notes.cite(("servers", per_server, basis), {
+                "kind": "servers", "cpus_per_server": formatting.count(per_server), "basis": basis}) if servers else None
+            key = (host_processors, servers, _text(result.get("host_processor_model")))
+            config = system["configs"].setdefault(key, {
+                "host_processors": formatting.count(host_processors), "host_processor_model": key[2],
+                "servers": formatting.count(servers) if servers else None, "one_server": servers == 1,
+                "note": note, "models": []})
+            if _benchmark_model(fig) not in config["models"]:
+                config["models"].append(_benchmark_model(fig))
+    ordered = sorted(systems.values(), key=lambda s: (-s["accelerators_n"], s["name"]))
+    return [{**s, "configs": list(s["configs"].values()), "varies": len(s["configs"]) > 1} for s in ordered]
+
+
+def _divisions(figs: list[dict], headlines: list[dict]) -> dict:
+    """Which divisions the focus submitter entered, and the closed/open pairs worth explaining."""
+    entered = [d for d in DIVISIONS if any(_focus(f, d) for f in figs)]
+    pairs = [h for h in headlines if h["closed"] and h["open"]]
+    return {"entered": entered, "both": len(entered) == 2, "pairs": pairs,
+            "open_faster": [h for h in pairs if h["lead"] == "open"]}
+
+
+def _price(price: Any) -> dict | None:
+    """A usable PRICE (amount, currency, source), else None: a claim is never made on half a price."""
+    if not isinstance(price, Mapping):
+        return None
+    amount, currency, source = price.get("amount"), _text(price.get("currency")), _text(price.get("source"))
+    try:
+        number = float(amount)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(amount, bool) or not math.isfinite(number) or number <= 0 or not currency or not source:
+        return None
+    by_lang = price.get("source_by_lang") if isinstance(price.get("source_by_lang"), Mapping) else {}
+    return {"amount": number, "currency": currency.upper(), "source": source, "date": _text(str(price.get("date") or "")),
+            "source_by_lang": {str(k): t for k, v in by_lang.items() if (t := _text(v))}}
+
+
+def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
+    """Perf/$ claims against the baseline: only with both results timed and both prices sourced."""
+    claims = []
+    for fig in figs:
+        baseline = fig.get("baseline")
+        for entry in fig.get("perf_per_dollar") or []:
+            system = (entry or {}).get("system")
+            price, base_price = _price((entry or {}).get("price")), _price((entry or {}).get("baseline_price"))
+            if not (system and baseline and price and base_price and _minutes(system) and _minutes(baseline)):
+                continue
+            if price["currency"] != base_price["currency"]:
+                continue
+            if (system.get("submitter"), system.get("system_id")) == (baseline.get("submitter"), baseline.get("system_id")):
+                continue
+            if str(system.get("division") or "").lower() != str(baseline.get("division") or "").lower():
+                continue   # closed against open is not like for like: no perf/$ claim across divisions
+            computed = (_minutes(baseline) * base_price["amount"]) / (_minutes(system) * price["amount"])
+            ratio = entry.get("ratio")
+            ratio = float(ratio) if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and math.isfinite(ratio) else computed
+            sys_view, base_view = _result(system, fig, facts), _result(baseline, fig, facts)
+            division = sys_view["division"]
+            formula = {
+                "baseline_minutes": base_view["minutes_table"], "baseline_amount": formatting.count(round(base_price["amount"])),
+                "system_minutes": sys_view["minutes_table"], "system_amount": formatting.count(round(price["amount"])),
+                "ratio": formatting.fixed(ratio, 2),
+            }
+            claim = {
+                "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
+                "division": division, "system": sys_view, "baseline": base_view,
+                "chips_differ": sys_view["accelerators"] != base_view["accelerators"],
+                "categories_differ": bool(sys_view["availability"] and base_view["availability"]
+                                          and sys_view["availability"] != base_view["availability"]),
+                "price": _price_view(price, facts.lang), "baseline_price": _price_view(base_price, facts.lang),
+                "share": price["amount"] / base_price["amount"],
+                "ratio": formatting.ratio(ratio), "better": ratio > 1, "formula": formula,
+            }
+            claim["note"] = facts.notes.cite(("perf_per_dollar", fig["benchmark"], sys_view["system_id"], base_view["system_id"]), {
+                "kind": "perf_per_dollar", "model": claim["model"], "title": claim["title"], "division": division,
+                "system": sys_view["system"], "baseline": base_view["system"],
+                "system_accelerators": sys_view["accelerators"], "baseline_accelerators": base_view["accelerators"],
+                "system_accelerator_model": sys_view["accelerator_model"],
+                "baseline_accelerator_model": base_view["accelerator_model"],
+                "price": claim["price"], "baseline_price": claim["baseline_price"], "formula": formula,
+            })
+            claims.append(claim)
+    return claims
+
+
+def _price_view(price: dict, lang: str) -> dict:
+    source = price.get("source_by_lang", {}).get(lang, price["source"])
+    return {"text": formatting.money(price["amount"], price["currency"], lang), "source": _mark_text(source),
+            "date": formatting.date(price["date"], lang) if price["date"] else None}
+
+
+def _price_comparisons(claims: list[dict]) -> list[dict]:
+    """One "costs half as much" statement per priced pair of systems, however many benchmarks share it."""
+    seen, comparisons = set(), []
+    for claim in claims:
+        key = (claim["system"]["system"], claim["baseline"]["system"], claim["price"]["text"], claim["baseline_price"]["text"])
+        if key in seen:
+            continue
+        seen.add(key)
+        lang_words = {lang: formatting.fraction_words(claim["share"], lang) for lang in LANGUAGES}
+        comparisons.append({
+            "system": claim["system"]["system"], "baseline": claim["baseline"]["system"],
+            "price": claim["price"], "baseline_price": claim["baseline_price"],
+            "share_words": lang_words, "share_percent": formatting.percent(claim["share"]),
+            "cheaper": claim["share"] < 1,
+        })
+    return comparisons
+
+
+def _previous(fig: Mapping, facts: _Facts) -> dict | None:
+    """Round-over-round progress of the focus submitter's best result, when both rounds have one."""
+    prev = fig.get("previous_round")
+    if not isinstance(prev, Mapping):
+        return None
+    before, now, speedup = prev.get("focus_best"), prev.get("this_best"), prev.get("speedup")
+    if not (before and now and _minutes(before) and _minutes(now) and isinstance(speedup, (int, float))
+            and not isinstance(speedup, bool) and math.isfinite(speedup) and speedup > 0):
+        return None
+    try:
+        prev_round = rounds.parse_round(str(prev.get("round"))).id
+    except ValueError:
+        return None
+    before_view = _result(before, fig, facts, round_id=prev_round)
+    now_view = _result(now, fig, facts)
+    formula = {"before": before_view["minutes_table"], "now": now_view["minutes_table"], "speedup": formatting.fixed(speedup, 2)}
+    note = facts.notes.cite(("speedup", fig["benchmark"], prev_round), {
+        "kind": "speedup", "model": _benchmark_model(fig), "formula": formula,
+        "previous_suite": _marked(rounds.parse_round(prev_round).title),
+        "before_system": before_view["system"], "now_system": now_view["system"],
+        "before_accelerators": before_view["accelerators"], "now_accelerators": now_view["accelerators"],
+        "before_division": before_view["division"], "now_division": now_view["division"],
+    })
+    return {"model": _benchmark_model(fig), "previous_suite": _marked(rounds.parse_round(prev_round).title),
+            "before": before_view, "now": now_view, "speedup": formatting.ratio(speedup), "faster": speedup > 1,
+            "note": note}
+
+
+def _table(figs: list[dict], facts: _Facts) -> list[dict]:
+    """Every focus result and the baseline it is compared with, minutes to two decimals."""
+    rows = []
+    for fig in figs:
+        compared = bool(fig.get("perf_per_dollar"))
+        for division in DIVISIONS:
+            for result in _focus(fig, division):
+                rows.append({"model": _benchmark_model(fig), "baseline": False, **_result(result, fig, facts)})
+        baseline = fig.get("baseline")
+        if compared and baseline and _minutes(baseline) and any(_focus(fig, d) for d in DIVISIONS):
+            rows.append({"model": _benchmark_model(fig), "baseline": True, **_result(baseline, fig, facts)})
+    return rows
+
+
+# ---------------------------------------------------------------------------------------- rendering
+
+
+def _in_reading_order(context: dict, part: str) -> dict:
+    """The context with footnotes renumbered in the order a reader meets their markers in ``part``.
+
+    Claims are built section by section, but a template may mention a later claim first (the lead
+    paragraph does); numbering by a first rendering keeps markers ascending through the text.
+    """
+    html = _render(context, context["lang"], "html", part)
+    seen = re.findall(rf'href="#{re.escape(context["note_prefix"])}(\d+)"', html)
+    order = list(dict.fromkeys(int(n) for n in seen))
+    order += [n["number"] for n in context["notes"] if n["number"] not in order]
+    new_number = {old: new for new, old in enumerate(order, start=1)}
+
+    def renumber(value):
+        if isinstance(value, dict):
+            return {k: (new_number[v] if k in ("note", "number") and isinstance(v, int) and v in new_number
+                        else renumber(v)) for k, v in value.items()}
+        if isinstance(value, list):
+            return [renumber(v) for v in value]
+        return value
+
+    renumbered = renumber(context)
+    renumbered["notes"] = sorted(renumbered["notes"], key=lambda n: n["number"])
+    return renumbered
+
+
+@functools.lru_cache(maxsize=None)
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(paths.TEMPLATES)),
+        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+    )
+
+
+def template_name(lang: str) -> str:
+    """``narrative.<lang>.html.j2``: one template per language holds the narrative, headline and notes."""
+    return f"narrative.{lang}.html.j2"
+
+
+def _render(context: dict, lang: str, fmt: str, part: str) -> str:
+    def msg(key: str, **fields) -> str:  # the catalogue's short phrases, shared with charts and tables
+        return catalogue.message(key, lang, **fields)
+
+    html = _environment().get_template(template_name(lang)).render(**context, part=part, msg=msg).strip() + "\n"
+    if lang == "zh-Hant":
+        html = tidy_cjk(html)
+    return to_text(html) if fmt == "text" else html
+
+
+_CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"
+_CJK_IDEO = "\u3400-\u4dbf\u4e00-\u9fff"
+_CJK_SPACE = re.compile(rf"(?<=[{_CJK_PUNCT}])\s+|\s+(?=[{_CJK_PUNCT}])|(?<=[{_CJK_IDEO}])\s+(?=[{_CJK_IDEO}])")
+
+
+def tidy_cjk(text: str) -> str:
+    """Drop the spaces template line breaks leave between Chinese characters and around full-width
+    punctuation (a browser shows them as gaps); spaces between Chinese and Latin text stay."""
+    return _CJK_SPACE.sub("", text)
+
+
+def to_text(html: str) -> str:
+    """Plain text of a rendered fragment: footnote markers as ``[n]``, one blank line between blocks.
+
+    Plain text is made from the HTML rather than from templates of its own, so the words of a
+    language live in one file and the email can never say something the report does not.
+    """
+    writer = _TextWriter()
+    writer.feed(html)
+    writer.close()
+    paragraphs = [" ".join(p.split()) for p in "".join(writer.out).split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p) + "\n"
+
+
+class _TextWriter(HTMLParser):
+    _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "section", "div", "ol", "ul", "table", "caption"}
+    _BRACKETED = ("mlperf-fn", "mlperf-note-number")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self._stack: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        bracket = any(c in classes for c in self._BRACKETED)
+        self._stack.append("]" if bracket else "")
+        if bracket:
+            self.out.append("[")
+        elif tag in self._BLOCKS:
+            self.out.append("\n\n")
+        elif tag in ("td", "th"):
+            self.out.append(" | ")
+        elif tag == "br":
+            self._stack.pop()
+            self.out.append("\n\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "br":
+            return
+        if self._stack:
+            self.out.append(self._stack.pop())
+        if tag in self._BLOCKS:
+            self.out.append("\n\n")
+
+    def handle_data(self, data: str) -> None:
+        self.out.append(data)
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.split("\n\n") if line.strip()]

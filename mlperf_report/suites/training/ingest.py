@@ -1,0 +1,336 @@
+"""Ingest: an official results tree in, the round's tidy tables out (runs, results, systems, manifest).
+
+Plan (list and classify the tree), scan every result file in parallel worker processes (each reads
+straight from the folder or the archive), score, then write all four files atomically. Problems with
+single files are collected, never fatal: the rest of the round is still scored, and the manifest says
+what was wrong where.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+import zipfile
+import zlib
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from mlperf_report import __version__
+from mlperf_report.suites.training import rounds
+from mlperf_report.core.atomic import write_texts
+from mlperf_report.core.errors import InputError
+from mlperf_report.suites.training.mllog import RunFacts, scan_path, scan_stream
+from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
+from mlperf_report.core.sources import Source, TarSource
+from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse_system
+from mlperf_report.suites.training.tree import ResultFile, Tree, classify
+
+RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
+                            "stop_status", "global_batch_size", "seed", "train_samples", "file"]
+RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
+                  "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
+                  "runs_absent", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
+                  "host_processor_model", "host_processors", "nodes", "framework"]
+INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_absent",
+               "accelerators", "host_processors", "nodes")
+
+
+@dataclass
+class IngestResult:
+    round: rounds.Round
+    runs: pd.DataFrame
+    results: pd.DataFrame
+    systems: pd.DataFrame
+    manifest: dict
+    problems: list[dict] = field(default_factory=list)
+
+
+# --- scanning, in worker processes -------------------------------------------------------------
+
+_worker_source: Source | None = None
+
+
+def _init_worker(source: Source) -> None:
+    """Give each worker its own handle: a forked copy of the parent's open archive would share its
+    file offset with the other workers."""
+    global _worker_source
+    source.reopen()
+    _worker_source = source
+
+
+def _scan_one(source: Source, name: str) -> RunFacts:
+    try:
+        local = source.local_path(name)
+        if local is not None:
+            return scan_path(local)
+        with source.open(name) as handle:
+            return scan_stream(handle)
+    except (OSError, EOFError, ValueError, zlib.error, zipfile.BadZipFile) as error:
+        facts = RunFacts()
+        facts.problems.append(f"cannot be read: {error}")
+        return facts
+
+
+def _scan_batch(names: list[str]) -> list[tuple[str, RunFacts]]:
+    assert _worker_source is not None
+    return [(name, _scan_one(_worker_source, name)) for name in names]
+
+
+def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
+    """Split files into ``count`` batches of similar total size (largest first, greedy)."""
+    bins: list[list[str]] = [[] for _ in range(count)]
+    sizes = [0] * count
+    for result in sorted(files, key=lambda r: -r.entry.size):
+        i = sizes.index(min(sizes))
+        bins[i].append(result.entry.name)
+        sizes[i] += result.entry.size
+    return [b for b in bins if b]
+
+
+def scan_results(source: Source, files: list[ResultFile], jobs: int,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, RunFacts]:
+    """Scan every result file; in ``jobs`` processes when the source allows random access."""
+    facts: dict[str, RunFacts] = {}
+    total = len(files)
+    if isinstance(source, TarSource):
+        for name, handle in source.iter_members({f.entry.name for f in files}):
+            facts[name] = scan_stream(handle)
+            if progress:
+                progress(len(facts), total)
+        for f in files:
+            facts.setdefault(f.entry.name, RunFacts(problems=["listed in the archive but could not be read"]))
+        return facts
+    if jobs <= 1 or total < 32:
+        for f in files:
+            facts[f.entry.name] = _scan_one(source, f.entry.name)
+            if progress and len(facts) % 100 == 0:
+                progress(len(facts), total)
+        return facts
+    batches = _batches(files, jobs * 4)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                             initargs=(source,)) as pool:
+        for batch in pool.map(_scan_batch, batches):
+            facts.update(batch)
+            if progress:
+                progress(len(facts), total)
+    return facts
+
+
+# --- building the tables ------------------------------------------------------------------------
+
+def _read_systems(source: Source, tree: Tree, problems: list[dict],
+                  contents: dict[str, bytes]) -> dict[tuple[str, str], dict]:
+    systems = {}
+    for (org, stem), entry in sorted(tree.systems.items()):
+        try:
+            data = contents[entry.name] if entry.name in contents else source.read_bytes(entry.name)
+            row, issues = parse_system(data, stem)
+        except (SystemJsonError, OSError) as error:
+            problems.append({"file": entry.name, "problem": f"systems JSON unusable: {error}; its results are not scored"})
+            continue
+        for issue in issues:
+            problems.append({"file": entry.name, "problem": f"systems JSON: {issue}"})
+        row["org"] = org
+        systems[(org, stem)] = row
+    return systems
+
+
+def _match_system(systems: dict, org: str, system: str) -> tuple[dict | None, str | None]:
+    """The systems JSON of a results folder: exact name, else the one whose name differs only in case."""
+    if (org, system) in systems:
+        return systems[(org, system)], None
+    folded = [key for key in systems if key[0] == org and key[1].lower() == system.lower()]
+    if len(folded) == 1:
+        return systems[folded[0]], f"systems JSON name differs in case: {folded[0][1]}.json"
+    return None, None
+
+
+def _scaling_factors(source: Source, tree: Tree, problems: list[dict], contents: dict[str, bytes]) -> dict:
+    factors = {}
+    for (org, system, bench), entry in sorted(tree.scaling.items()):
+        try:
+            data = contents[entry.name] if entry.name in contents else source.read_bytes(entry.name)
+            factors[(org, system, rounds.canonical_benchmark(bench))] = float(json.loads(data)["scaling_factor"])
+        except (ValueError, KeyError, TypeError, OSError) as error:
+            problems.append({"file": entry.name, "problem": f"scaling.json unusable ({error!r}); ignored"})
+    return factors
+
+
+def _run_key(run: str):
+    digits = re.sub(r"\D", "", run)
+    return (int(digits) if digits else -1, run)
+
+
+def _set_identity(systems: dict, org: str, system_id: str, logged_division: str = "") -> tuple[dict | None, str, str]:
+    """System row, submitter and division of a results folder (the systems JSON wins over the logs)."""
+    system, _ = _match_system(systems, org, system_id)
+    division = (system or {}).get("division") or logged_division
+    return system, (system or {}).get("submitter") or org, division
+
+
+def build_tables(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
+                 scaling: dict, problems: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Runs, results and systems tables from what was read (no file access here)."""
+    runs, logged_division = _run_table(round_, tree, systems, facts, problems)
+    results = _result_table(round_, tree, systems, runs, logged_division, scaling, problems)
+    systems_df = pd.DataFrame([{"round": round_.id, **{k: v for k, v in row.items() if k != "org"}}
+                               for row in systems.values()])
+    if len(systems_df):
+        raw = sorted(c for c in systems_df.columns if c.startswith("raw_"))
+        systems_df = systems_df[["round", *DERIVED_COLUMNS, *raw]].sort_values(["submitter", "system_id"])
+    runs = runs[RUN_COLUMNS].reset_index(drop=True)
+    return _typed(runs), _typed(results.sort_values(RESULT_KEY).reset_index(drop=True)), _typed(systems_df)
+
+
+def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str, RunFacts],
+               problems: list[dict]) -> tuple[pd.DataFrame, dict]:
+    """One row per result file, and the division each result set's first log names."""
+    run_rows = []
+    logged_division: dict[tuple[str, str, str], str] = {}
+    for result in tree.results:
+        name = result.entry.name
+        fact = facts[name]
+        for problem in fact.problems:
+            problems.append({"file": name, "problem": problem})
+        set_key = (result.org, result.system, result.benchmark_folder)
+        logged = str(fact.values.get("submission_division") or "").lower()
+        logged_division.setdefault(set_key, logged)
+        _, submitter, division = _set_identity(systems, result.org, result.system, logged_division[set_key])
+        run_rows.append({
+            "round": round_.id, "division": division, "submitter": submitter,
+            "system_id": result.system, "benchmark": rounds.canonical_benchmark(result.benchmark_folder),
+            "run": result.run, "time_to_train_min": fact.minutes, "converged": fact.converged,
+            "run_start_ms": fact.run_start_ms, "run_stop_ms": fact.run_stop_ms,
+            "stop_status": fact.stop_status or "",
+            "global_batch_size": fact.values.get("global_batch_size"),
+            "seed": fact.values.get("seed"), "train_samples": fact.values.get("train_samples"),
+            "file": name,
+        })
+    runs = pd.DataFrame(run_rows, columns=RUN_COLUMNS)
+    runs = runs.sort_values(RESULT_KEY + ["run"], key=lambda col: col.map(_run_key) if col.name == "run" else col)
+    return runs, logged_division
+
+
+def _result_table(round_: rounds.Round, tree: Tree, systems: dict, runs: pd.DataFrame, logged_division: dict,
+                  scaling: dict, problems: list[dict]) -> pd.DataFrame:
+    """One scored row per result set, with the system's derived columns."""
+    set_rows, set_systems, owners = [], {}, {}
+    for (org, system_id, folder), path in sorted(tree.result_sets.items()):
+        system, submitter, division = _set_identity(systems, org, system_id,
+                                                    logged_division.get((org, system_id, folder), ""))
+        _, case_note = _match_system(systems, org, system_id)
+        if case_note:
+            problems.append({"file": path, "problem": case_note + "; matched without case"})
+        key = (round_.id, division, submitter, system_id, rounds.canonical_benchmark(folder))
+        set_rows.append(dict(zip(RESULT_KEY, key), absent=len(tree.absent.get((org, system_id, folder), [])),
+                             misnamed=tree.misnamed.get((org, system_id, folder), 0)))
+        set_systems[key] = system
+        owners[(org, system_id)] = submitter
+    sets = pd.DataFrame(set_rows, columns=RESULT_KEY + ["absent", "misnamed"])
+    scaling_by_key = {(owners.get((org, sid), org), sid, bench): f for (org, sid, bench), f in scaling.items()}
+    rows = []
+    for record in score_runs(runs, sets, round_, scaling_by_key).to_dict("records"):
+        system = set_systems[tuple(record[k] for k in RESULT_KEY)]
+        if system is None and record["status"] == "ok":
+            record.update(score_min=None, status="no_system_json",
+                          status_detail=f"no_system_json: no usable systems/{record['system_id']}.json; not scored")
+        for column in DERIVED_COLUMNS:
+            if column not in ("submitter", "system_id", "division"):
+                record[column] = (system or {}).get(column)
+        if round_.benchmarks and record["benchmark"] not in round_.benchmarks:
+            problems.append({"file": f"{record['submitter']}/results/{record['system_id']}/{record['benchmark']}",
+                             "problem": f"benchmark '{record['benchmark']}' is not part of {round_.id}: {record['status_detail']}"})
+        rows.append(record)
+    return pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Whole numbers as nullable integers, so the CSV says ``8`` rather than ``8.0`` (columns with
+    fractional values, such as some v0.7 ``time_ms``, stay floats)."""
+    for column in INT_COLUMNS:
+        if column in frame.columns:
+            values = pd.to_numeric(frame[column], errors="coerce")
+            if ((values.dropna() % 1) == 0).all():
+                frame[column] = values.astype("Int64")
+    return frame
+
+
+def absent_in_tree(lines: list[str], top: str) -> list[str]:
+    """Of a list of files known to be missing (``training_results_v1.0/<org>/...`` lines, several
+    rounds mixed), the ones of this tree, as paths from its root."""
+    prefix = top.rstrip("/") + "/"
+    return [line.strip()[len(prefix):] for line in lines if line.strip().startswith(prefix)]
+
+
+def _tree_relative(top: str) -> Callable[[str], str]:
+    """Names relative to the tree root, so a folder and an archive of it give identical tables."""
+    prefix = top.rstrip("/") + "/" if top else ""
+    return lambda name: name[len(prefix):] if prefix and name.startswith(prefix) else name
+
+
+def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int | None = None,
+           progress: Callable[[int, int], None] | None = None, absent: list[str] = ()) -> IngestResult:
+    """Read, scan and score a whole results tree (no output written). ``absent``: lines naming result
+    files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so."""
+    listing = source.list()
+    problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
+    tree = classify(listing.entries, listing.folders)
+    if absent:
+        tree = classify(listing.entries, listing.folders, absent_in_tree(absent, tree.top or source.label))
+    if not tree.results:
+        raise InputError(f"{source.label}: no result files found (expected <org>/results/<system>/<benchmark>/"
+                         "result_*.txt); is this an MLPerf Training results tree? Nothing was written.")
+    contents: dict[str, bytes] = {}
+    if isinstance(source, TarSource):  # one pass for the small files too
+        small = {e.name for e in [*tree.systems.values(), *tree.scaling.values()]}
+        contents = {name: handle.read() for name, handle in source.iter_members(small)}
+    systems = _read_systems(source, tree, problems, contents)
+    scaling = _scaling_factors(source, tree, problems, contents)
+    facts = scan_results(source, tree.results, jobs or os.cpu_count() or 1, progress)
+    runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems)
+    with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
+    for (org, stem), entry in sorted(tree.systems.items()):
+        if (org, stem.lower()) not in with_results:
+            problems.append({"file": entry.name, "problem": "systems JSON with no results folder; listed in systems.csv only"})
+    strip = _tree_relative(tree.top)
+    problems = sorted(({"file": strip(p["file"]), "problem": p["problem"]} for p in problems),
+                      key=lambda p: (p["file"], p["problem"]))
+    runs["file"] = runs["file"].map(strip)
+    status_counts = results["status"].value_counts().sort_index().to_dict()
+    manifest = {
+        "tool": "mlperf-report", "tool_version": __version__,
+        "round": round_.id, "source": {**source_facts, "tree_top": tree.top},
+        "counts": {
+            "result_files": len(tree.results), "absent_result_files": sum(map(len, tree.absent.values())),
+            "bytes_scanned": int(sum(r.entry.size for r in tree.results)),
+            "systems": len(systems_df), "result_sets": len(results),
+            "scored": int(status_counts.get("ok", 0)),
+            "by_status": {k: int(v) for k, v in status_counts.items()},
+            "problems": len(problems), "ignored": len(tree.ignored),
+        },
+        "problems": problems,
+        "ignored": [{"file": strip(name), "reason": reason} for name, reason in tree.ignored],
+    }
+    return IngestResult(round_, runs, results, systems_df, manifest, problems)
+
+
+def _csv(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
+    """Write the four files: all go to temporary names first, then are renamed together."""
+    texts = {
+        "runs.csv": _csv(result.runs),
+        "results.csv": _csv(result.results),
+        "systems.csv": _csv(result.systems),
+        "manifest.json": json.dumps(result.manifest, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
+    }
+    return write_texts({out_dir / name: text for name, text in texts.items()})

@@ -1,0 +1,89 @@
+"""The HTML report in a real browser (Debian's headless Chromium, driven over the DevTools pipe):
+no console errors, no network requests, every chart loaded and visible and inside the page from
+phone width to desktop; screenshots are kept under output/checks/ to look at."""
+
+from __future__ import annotations
+
+import pytest
+
+import chromium
+import report_fixtures as rf
+from mlperf_report.core import paths
+
+pytestmark = pytest.mark.skipif(
+    chromium.available() is None,
+    reason="chromium not installed (Debian package `chromium`; `make system-deps` or .ci/system-deps installs it)",
+)
+
+VIEWPORTS = {"phone": (375, 812), "desktop": (1280, 900)}
+SHOTS = paths.OUTPUT / "checks"
+
+INSPECT = """(async () => {
+  const images = [];
+  for (const img of Array.from(document.images)) {
+    img.scrollIntoView({block: "center"});
+    try { await img.decode(); } catch (error) {}
+    const r = img.getBoundingClientRect(), s = getComputedStyle(img);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    images.push({alt: img.alt, complete: img.complete, naturalWidth: img.naturalWidth,
+                 width: r.width, height: r.height, left: r.left, right: r.right,
+                 shown: s.visibility === "visible" && s.display !== "none" && parseFloat(s.opacity) > 0,
+                 onTop: hit === img});
+  }
+  window.scrollTo(0, 0);
+  return {images, innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth,
+          text: document.body.innerText, fonts: [...document.fonts].map(f => f.family + ":" + f.status)};
+})()"""
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    return rf.build_reports(tmp_path_factory.mktemp("browser"), sizes={"resnet": (14.0, 3.6), "bert": (6.4, 14.0)})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium.Chromium() as instance:
+        yield instance
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("lang", rf.LANGS)
+def test_report_in_chromium(reports, browser, lang, viewport):
+    width, height = VIEWPORTS[viewport]
+    page_url = reports[lang].html_path.as_uri()
+    browser.events.clear()
+    browser.open(page_url, width=width, height=height)
+    found = browser.evaluate(INSPECT)
+
+    assert browser.console_errors() == []
+    fetched = [url for url in browser.requests() if url != page_url and not url.startswith("data:")]
+    assert fetched == [], "the report must not load anything"
+
+    images = found["images"]
+    assert len(images) == len(rf.BENCHMARKS) + 1
+    for image in images:
+        assert image["complete"] and image["naturalWidth"] > 0, f"chart {image['alt']} did not load"
+        assert image["shown"] and image["onTop"], f"chart {image['alt']} is hidden or covered"
+        assert image["width"] > 100 and image["height"] > 50, f"chart {image['alt']} is too small: {image}"
+        assert image["left"] >= 0 and image["right"] <= found["innerWidth"] + 0.5, f"chart {image['alt']} is cut"
+    assert found["scrollWidth"] <= found["innerWidth"], "the page scrolls sideways"
+    assert "Noto Sans CJK TC:loaded" in found["fonts"]
+    assert rf.SECRET_CODE not in found["text"] and rf.PARAMETER_MARKER not in found["text"]
+    assert f"resnet-{lang}-row" in found["text"]
+
+    shot = browser.screenshot(SHOTS / f"browser-{lang}-{viewport}.png", max_height=6000)
+    assert shot.stat().st_size > 10_000
+
+
+def test_the_checks_catch_console_errors_and_network_requests(browser, tmp_path):
+    """The same inspection on a page that breaks both rules must see both."""
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><title>bad</title><script>console.error("boom")</script>'
+                    '<img src="http://127.0.0.1:9/chart.png" alt="x">', encoding="utf-8")
+    browser.events.clear()
+    browser.open(page.as_uri(), width=800, height=600)
+    found = browser.evaluate(INSPECT)
+    assert any("boom" in error for error in browser.console_errors())
+    assert "http://127.0.0.1:9/chart.png" in browser.requests()
+    assert found["images"][0]["naturalWidth"] == 0

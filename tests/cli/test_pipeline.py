@@ -1,0 +1,173 @@
+"""build.py report: the plan fails before any kernel starts; a failing notebook is named with its cell
+and exception while the others still run; an unchanged rebuild is a no-op under a second."""
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from mlperf_report.core import paths
+from mlperf_report.cli import report as pipeline
+from mlperf_report.analysis import stamps
+from mlperf_report.core.errors import InputError, UserError
+from synthetic_round import write_tree
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return write_tree(tmp_path / "data")
+
+
+def plan_for(data_dir, out, **options):
+    return pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=out, **options)
+
+
+def test_plan_one_notebook_per_scored_benchmark_plus_summary(data_dir, tmp_path):
+    plan = plan_for(data_dir, tmp_path / "out", jobs=3)
+    assert [job.name for job in plan.jobs] == ["bert", "resnet", "summary"]
+    assert plan.workers == 3
+    resnet = plan.jobs[1]
+    assert resnet.output == tmp_path / "out" / "training-v1.0" / "notebooks" / "resnet.ipynb"
+    assert resnet.figures == tmp_path / "out" / "training-v1.0" / "figures" / "resnet.json"
+    assert resnet.parameters["baseline_system"] == "dgxa100_ngc21.05_mxnet"
+    assert resnet.parameters["languages"] == ["en", "zh-Hant"]
+    assert data_dir / "training-v0.7" / "results.csv" in resnet.inputs  # round over round reads it
+    assert pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path).workers >= 1
+
+
+def test_plan_errors_name_the_fix(data_dir, tmp_path):
+    with pytest.raises(UserError, match=r"--benchmarks: ssd has no scored result in training-v1.0; must be among bert, resnet"):
+        plan_for(data_dir, tmp_path, benchmarks=["ssd"])
+    with pytest.raises(InputError, match=r"training-v1.1/results.csv: not found; run `python build.py ingest"):
+        pipeline.make_plan(round_id="training-v1.1", data_dir=data_dir, output_dir=tmp_path)
+    with pytest.raises(InputError, match="not supported"):
+        plan_for(data_dir, tmp_path, languages=["fr"])
+    bad_prices = tmp_path / "prices.yaml"
+    bad_prices.write_text("systems:\n  - {pattern: 'x*', price: {amount: 1, currency: USD, date: '2021-01-01'}}\n")
+    with pytest.raises(InputError, match="a price needs a source"):
+        plan_for(data_dir, tmp_path, prices_file=bad_prices)
+
+
+def test_parameter_mismatch_fails_before_any_kernel(data_dir, tmp_path):
+    plan = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"])
+    job = plan.jobs[0]
+    renamed = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "colour": "red"}})
+    with pytest.raises(UserError, match=r"benchmark.ipynb \(resnet\): unknown parameter\(s\) colour"):
+        pipeline.check_parameters([renamed])
+    short = {k: v for k, v in job.parameters.items() if k != "division"}
+    with pytest.raises(UserError, match=r"parameter\(s\) division not passed"):
+        pipeline.check_parameters([type(job)(**{**job.__dict__, "parameters": short})])
+
+
+def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path):
+    prices = tmp_path / "prices.yaml"
+    shutil.copy(paths.PRICES, prices)
+    job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"], prices_file=prices).jobs[0]
+    before = stamps.input_hash(job)
+    assert stamps.input_hash(job) == before
+    found = stamps.package_modules(job.notebook)
+    modules = {str(p.relative_to(paths.ROOT / "mlperf_report")) for p in found}
+    assert {"analysis/charts.py", "analysis/metrics.py", "core/prices.py", "analysis/style.py", "i18n/fonts.py",
+            "analysis/figures.py", "analysis/__init__.py", "core/__init__.py"} <= modules
+    assert "analysis/runner.py" not in modules and not any(m.startswith("cli/") for m in modules)  # not used by the notebook
+    with prices.open("a") as handle:
+        handle.write("\n# a comment is a change too\n")
+    assert stamps.input_hash(job) != before
+    config = tmp_path / "report.yaml"
+    config.write_text(paths.REPORT_CONFIG.read_text() + "\n")
+    job = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "config_file": str(config)},
+                       "inputs": tuple(config if p == paths.REPORT_CONFIG else p for p in job.inputs)})
+    with_config = stamps.input_hash(job)
+    config.write_text(paths.REPORT_CONFIG.read_text().replace("default_list:", "default_list:  ") + "# mail only\n")
+    assert stamps.input_hash(job) == with_config  # the mail section is not the notebooks' business
+    config.write_text(paths.REPORT_CONFIG.read_text().replace("focus_submitter: Graphcore", "focus_submitter: NVIDIA"))
+    assert stamps.input_hash(job) != with_config
+    other = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "division": "open"}})
+    assert stamps.input_hash(other) != stamps.input_hash(job)
+
+
+def break_runs_table(data_dir):
+    """runs.csv without its time column: the benchmark notebook fails, the summary (results only) does not."""
+    path = data_dir / "training-v1.0" / "runs.csv"
+    rows = list(csv.DictReader(path.open()))
+    fields = [f for f in rows[0] if f != "time_to_train_min"]
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(data_dir, tmp_path):
+    out = tmp_path / "out"
+    break_runs_table(data_dir)
+    plan = plan_for(data_dir, out, benchmarks=["resnet"], languages=["en"])
+    lines = []
+    results = pipeline.run_notebooks(plan, progress=lines.append)
+    resnet, summary = results
+    assert (resnet.status, summary.status) == ("failed", "ok")
+    assert "notebook benchmark.ipynb (resnet) failed in cell" in resnet.error
+    assert "KeyError: 'time_to_train_min'" in resnet.error and "run_spread" in resnet.error  # the cell's source
+    assert str(resnet.notebook) in resnet.error
+    partial = nbformat.read(resnet.notebook, as_version=4)  # kept, with the charts drawn before the failure
+    shown = [o["metadata"]["mlperf_report"]["chart"] for c in partial.cells for o in c.get("outputs", [])
+             if "chart" in o.get("metadata", {}).get("mlperf_report", {})]
+    assert shown == ["time_to_train", "scaling", "perf_per_dollar"]
+    injected = [c for c in partial.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "remove-input" in injected[0].metadata["tags"]
+    assert not resnet.figures.exists() and not plan.jobs[0].stamp.exists()
+    assert json.loads(summary.figures.read_text())["round"] == "training-v1.0"
+    assert any("resnet" in line and "FAILED" in line for line in lines)
+    assert pipeline.summarize(results, 1.0) == 1
+    assert not list((out / "training-v1.0" / "notebooks").glob(".*.running.ipynb"))
+
+    write_tree(data_dir)  # fixed: only the failed notebook runs again
+    lines.clear()
+    again = pipeline.run_notebooks(plan, progress=lines.append)
+    assert [r.status for r in again] == ["ok", "cached"]
+    assert any(line.split() == ["resnet", "queued", "(no", "stamp", "from", "a", "finished", "run)"] for line in lines)
+    with (data_dir / "training-v1.0" / "runs.csv").open("a") as handle:
+        handle.write("\n")
+    resnet_job = plan.jobs[0]
+    assert stamps.stale_reason(resnet_job, stamps.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
+    write_tree(data_dir)
+
+    cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
+                          "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out), "--no-assemble"],
+                         cwd=paths.ROOT, capture_output=True, text=True)
+    assert cli.returncode == 0, cli.stderr
+    assert "0 executed, 2 up to date" in cli.stderr  # speed of this no-op: bench/notebooks_speed.py
+
+
+def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
+    """One kernel per worker: the second notebook runs in the same process, but sees nothing the first
+    assigned and counts its cells from 1, as in a fresh kernel."""
+    import papermill
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from mlperf_report.analysis import papermill_engine
+
+    def notebook(name, *sources):
+        nb = new_notebook(cells=[new_code_cell(s) for s in sources],
+                          metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
+        path = tmp_path / name
+        nbformat.write(nb, path)
+        return path
+
+    first = notebook("first.ipynb", "leak = 1", "import os; pid = os.getpid(); print(pid)")
+    second = notebook("second.ipynb", "import os; print(os.getpid())", "assert 'leak' not in globals(), 'state leaked'")
+    try:
+        runs = []
+        for path in (first, second):
+            km = papermill_engine.worker_kernel("python3")
+            papermill.execute_notebook(str(path), str(path.with_suffix(".out.ipynb")), kernel_name="python3",
+                                       progress_bar=False, engine_name=papermill_engine.NAME, km=km)
+            runs.append(nbformat.read(path.with_suffix(".out.ipynb"), as_version=4))
+    finally:
+        papermill_engine.shutdown_kernels()
+    pids = [run.cells[1 if i == 0 else 0].outputs[0]["text"].strip() for i, run in enumerate(runs)]
+    assert pids[0] == pids[1]  # the same kernel process...
+    assert [c.execution_count for c in runs[1].cells] == [1, 2]  # ...reset: counts from 1, no leaked names

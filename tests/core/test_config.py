@@ -1,0 +1,63 @@
+"""report.yaml: the shipped file loads; mistakes are named by file and key; build.py options override."""
+
+import pytest
+
+from mlperf_report.core import paths
+from mlperf_report.core.config import load_config, parse_config
+from mlperf_report.core.errors import InputError
+
+
+def test_shipped_configuration_loads_with_the_press_release_baselines():
+    config = load_config(paths.REPORT_CONFIG)
+    assert config.round == "training-v1.0"
+    assert config.focus_submitter == "Graphcore"
+    assert config.languages == ("en", "zh-Hant")
+    assert config.baseline.submitter == "NVIDIA"
+    assert config.baseline.system_for("resnet") == "dgxa100_ngc21.05_mxnet"
+    assert config.baseline.system_for("bert") == "dgxa100_ngc21.05_pytorch"
+    assert config.baseline.system_for("ssd") is None and config.baseline.accelerators == 8
+
+
+def test_unknown_key_names_the_file_and_the_key(tmp_path):
+    path = tmp_path / "report.yaml"
+    path.write_text("title: x\nfocus_submiter: Graphcore\n")
+    with pytest.raises(InputError, match=r"report\.yaml: unknown key\(s\) focus_submiter"):
+        load_config(path)
+
+
+@pytest.mark.parametrize("raw, message", [
+    ({"languages": ["en", "fr"]}, r"languages: language\(s\) 'fr' not supported"),
+    ({"round": "v1"}, r"round: round 'v1' is not of the form"),
+    ({"baseline": {"default": {"accelerators": 0}}}, r"baseline\.default\.accelerators must be a positive"),
+    ({"baseline": {"default": {"division": "closd"}}}, r"baseline\.default\.division must be one of"),
+    ({"baseline": {"systems": {"resnet": 3}}}, r"baseline\.systems must map benchmark to system id"),
+    ({"title": ""}, r"title must be a non-empty text"),
+])
+def test_invalid_values_say_what_is_accepted(raw, message):
+    with pytest.raises(InputError, match=message):
+        parse_config(raw, where="cfg.yaml")
+
+
+def test_missing_file_says_how_to_fix(tmp_path):
+    with pytest.raises(InputError, match="report configuration not found"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_command_line_overrides_win_and_none_means_not_given():
+    config = parse_config({"focus_submitter": "Graphcore", "round": "1.0"})
+    assert config.round == "training-v1.0"
+    changed = config.with_overrides(focus_submitter="NVIDIA", round=None, languages="en")
+    assert (changed.focus_submitter, changed.round, changed.languages) == ("NVIDIA", "training-v1.0", ("en",))
+    with pytest.raises(InputError, match="not supported"):
+        config.with_overrides(languages=["de"])
+
+
+def test_title_may_be_given_per_language():
+    from mlperf_report.core.config import parse_config
+
+    config = parse_config({"title": {"en": "Results", "zh-Hant": "結果"}, "languages": ["zh-Hant", "en"]})
+    assert (config.title, config.title_for("en"), config.title_for("zh-Hant")) == ("結果", "Results", "結果")
+    plain = parse_config({"title": "One title"})
+    assert plain.title_for("zh-Hant") == "One title"
+    with pytest.raises(InputError, match="unknown language"):
+        parse_config({"title": {"fr": "Résultats"}})

@@ -1,0 +1,201 @@
+"""What a real SMTP server on localhost does wrong, and how the send step copes with each fault."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import os
+import smtplib
+import ssl
+
+import pytest
+import yaml
+import smtp_server
+from smtp_server import (FAST, HOST, PASSWORD, ROUND, MailServer, log_entries, make_project, self_signed, send,
+                         server_context)
+
+from mlperf_report.cli import send as mail_cli
+from mlperf_report.mail import sendlog
+from mlperf_report.mail import smtp as smtp_send
+from mlperf_report.core.errors import UserError
+
+
+
+@pytest.fixture
+def project(tmp_path):
+    return make_project(tmp_path)
+
+
+def serve(handler, **tls):
+    return smtp_server.start(handler, **tls)
+
+
+def test_451_once_is_retried_and_delivered(project):
+    handler = MailServer(temp_fail_data=1)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, list_name="press") == 0
+    finally:
+        controller.stop()
+    assert handler.data_commands == 4  # 3 recipients, one of them twice
+    assert sorted(handler.by_recipient()) == ["press-tw@example.com", "press@example.com", "sales@example.com"]
+    assert all(len(v) == 1 for v in handler.by_recipient().values())
+    entries = log_entries(project)
+    assert [e["status"] for e in entries] == ["sent"] * 3
+    assert [e["attempts"] for e in entries] == [2, 1, 1]
+
+
+def test_451_every_time_gives_up_after_the_configured_attempts(project, capsys):
+    handler = MailServer(temp_fail_data=100)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port) == 1
+    finally:
+        controller.stop()
+    assert handler.data_commands == FAST.attempts and handler.received == []
+    [entry] = log_entries(project)
+    assert entry["status"] == "failed" and entry["error"].startswith("451")
+    err = capsys.readouterr().err
+    assert "executives@example.com: gave up after 3 attempts: 451" in err
+
+
+def test_550_for_one_recipient_the_others_are_delivered(project, capsys):
+    handler = MailServer(reject={"press-tw@example.com"})
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, list_name="press") == 1
+        err = capsys.readouterr().err
+        assert "FAIL  press-tw@example.com: refused: 550" in err
+        assert "failed 1: press-tw@example.com" in err
+        assert sorted(handler.by_recipient()) == ["press@example.com", "sales@example.com"]
+        status = {e["recipient"]: e["status"] for e in log_entries(project)}
+        assert status == {"press@example.com": "sent", "press-tw@example.com": "failed", "sales@example.com": "sent"}
+
+        # once the address is fixed, the same command sends only to the one who was missed
+        handler.reject.clear()
+        assert send(project, controller.port, list_name="press") == 0
+        assert [item.rcpt_tos for item in handler.received[2:]] == [["press-tw@example.com"]]
+    finally:
+        controller.stop()
+
+
+def test_refused_login_is_a_clear_error_sends_nothing_and_never_shows_the_password(project, capsys, caplog, cert):
+    caplog.set_level(logging.DEBUG)
+    handler = MailServer(login=("reporter", "the-right-one"))
+    controller = serve(handler, starttls=server_context(*cert))
+    try:
+        _trust(project, cert)
+        with pytest.raises(UserError) as error:
+            send(project, controller.port, list_name="press",
+                 environ={"SMTP_HOST": "localhost", "SMTP_SECURITY": "starttls",
+                          "SMTP_USER": "reporter", "SMTP_PASSWORD": PASSWORD})
+    finally:
+        controller.stop()
+    message = str(error.value)
+    assert "SMTP login as 'reporter'" in message and "535" in message and "SMTP_PASSWORD" in message
+    # smtplib tries each offered mechanism (PLAIN, LOGIN) before giving up: one or two attempts, no retries
+    assert 1 <= handler.auth_attempts <= 2 and handler.data_commands == 0 and handler.received == []
+    assert [e for e in log_entries(project) if e["status"] == "sent"] == []
+
+    captured = capsys.readouterr()
+    seen = [message, repr(error.value), captured.out, captured.err, caplog.text]
+    seen += [p.read_bytes().decode("utf-8", "replace") for p in project["output_dir"].rglob("*") if p.is_file()]
+    assert all(PASSWORD not in text for text in seen)
+
+    # with the right password the same command delivers to everyone: the refused login left nothing in flight
+    handler.login = ("reporter", PASSWORD)
+    controller = serve(handler, starttls=server_context(*cert))
+    try:
+        assert send(project, controller.port, list_name="press",
+                    environ={"SMTP_HOST": "localhost", "SMTP_SECURITY": "starttls",
+                             "SMTP_USER": "reporter", "SMTP_PASSWORD": PASSWORD}) == 0
+    finally:
+        controller.stop()
+    assert len(handler.received) == 3
+
+
+def _trust(project, cert):
+    """Point the project's config at the test CA (certificate checking stays on), keeping its mtime."""
+    path = project["config_path"]
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["mail"]["smtp"]["cafile"] = str(cert[0])
+    stat = path.stat()
+    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    os.utime(path, (stat.st_atime, stat.st_mtime))
+
+
+def test_a_dropped_connection_is_retried_without_a_duplicate(project):
+    handler = MailServer(drop_after_data=1)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, list_name="press") == 0
+    finally:
+        controller.stop()
+    assert handler.data_commands == 4
+    assert {k: len(v) for k, v in handler.by_recipient().items()} == {
+        "press@example.com": 1, "press-tw@example.com": 1, "sales@example.com": 1}
+    entries = log_entries(project)
+    assert sorted(e["recipient"] for e in entries) == ["press-tw@example.com", "press@example.com",
+                                                       "sales@example.com"]
+    assert entries[0]["attempts"] == 2
+    # the retry is the same message: receivers can tell it is one (same Message-ID)
+    assert handler.received[0].message["Message-ID"] == entries[0]["message_id"]
+
+
+def test_no_server_listening_fails_every_recipient_quickly(project, capsys):
+    port = smtp_server.free_port()  # nothing listens there
+    assert send(project, port, list_name="press") == 1
+    assert [e["status"] for e in log_entries(project)] == ["failed"] * 3
+    assert "ConnectionRefusedError" in capsys.readouterr().err
+
+
+def test_starttls_missing_on_the_server_is_refused_before_sending(project):
+    handler = MailServer()
+    controller = serve(handler)  # no tls_context: no STARTTLS offered
+    try:
+        with pytest.raises(UserError, match="does not offer STARTTLS"):
+            send(project, controller.port, environ={"SMTP_SECURITY": "starttls"})
+    finally:
+        controller.stop()
+    assert handler.received == []
+
+
+def test_an_untrusted_certificate_is_refused(project, cert):
+    handler = MailServer()
+    controller = serve(handler, starttls=server_context(*cert))
+    try:
+        with pytest.raises(UserError, match="TLS with .* failed .*cafile"):
+            send(project, controller.port, environ={"SMTP_HOST": "localhost", "SMTP_SECURITY": "starttls"})
+    finally:
+        controller.stop()
+    assert handler.received == []
+
+
+@pytest.fixture(scope="module")
+def cert(tmp_path_factory):
+    return self_signed(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.mark.parametrize("error, kind", [
+    (smtplib.SMTPDataError(451, b"try later"), "transient"),
+    (smtplib.SMTPDataError(554, b"rejected"), "permanent"),
+    (smtplib.SMTPRecipientsRefused({"a@x.org": (450, b"mailbox busy")}), "transient"),
+    (smtplib.SMTPRecipientsRefused({"a@x.org": (550, b"no such user")}), "permanent"),
+    (smtplib.SMTPSenderRefused(553, b"not allowed", "me@x.org"), "permanent"),
+    (smtplib.SMTPConnectError(421, b"too busy"), "transient"),
+    (smtplib.SMTPServerDisconnected("Connection unexpectedly closed"), "transient"),
+    (ConnectionResetError(104, "reset"), "transient"),
+    (TimeoutError("timed out"), "transient"),
+    (smtplib.SMTPAuthenticationError(535, b"bad credentials"), "fatal"),
+    (ssl.SSLCertVerificationError("self-signed"), "fatal"),
+])
+def test_failures_are_sorted_into_retry_give_up_and_stop(error, kind):
+    assert smtp_send.classify(error)[0] == kind
+
+
+def test_the_password_is_redacted_in_every_form_smtp_sends_it():
+    settings = smtp_send.SmtpSettings("h", 587, user="reporter", password=PASSWORD)
+    plain = base64.b64encode(f"\0reporter\0{PASSWORD}".encode()).decode()
+    login = base64.b64encode(PASSWORD.encode()).decode()
+    text = smtp_send.redact(f"a {PASSWORD} b {plain} c {login}", settings)
+    assert text == "a *** b *** c ***"
