@@ -66,15 +66,36 @@ def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
     })
 
 
-def no_price_table(perf: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
-    """Systems of the perf/$ chart's division that have no price in the catalogue."""
-    df = perf[perf["price_amount"].isna()]
+def _role(row, focus, baseline, lang: str) -> str:
+    key = (str(row["submitter"]), str(row["system_id"]))
+    if baseline and key == tuple(baseline):
+        return label("legend.baseline", lang)
+    focused = focus and (str(row["submitter"]).lower() == focus.lower() if isinstance(focus, str) else key in focus)
+    return label("legend.focus", lang) if focused else ""
+
+
+def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
+                      lang: str = "en") -> pd.DataFrame:
+    """Closed results of one scale class (same accelerator count), fastest first, the focus and the
+    baseline marked: the like-for-like comparison, with or without prices."""
     return pd.DataFrame({
-        label("col.submitter", lang): df["submitter"].astype(str),
-        label("col.system", lang): df["display_name"].astype(str),
-        label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
-        label("col.price", lang): label("no_price", lang),
+        label("col.rank", lang): [str(i + 1) for i in range(len(data))],
+        label("col.submitter", lang): data["submitter"].astype(str),
+        label("col.system", lang): data["display_name"].astype(str),
+        label("col.accelerators", lang): [_count(v) for v in data["accelerators"]],
+        label("col.minutes", lang): [_minutes(v) for v in data["score_min"]],
+        label("col.role", lang): [_role(row, focus, baseline, lang) for _, row in data.iterrows()],
     })
+
+
+def equal_scale_sentence(data: pd.DataFrame, *, priced: bool, lang: str = "en") -> str:
+    """The sentence above the equal-scale table: what it compares, and that no price is on file when
+    performance per dollar cannot be shown."""
+    if data.empty:
+        return ""
+    count = formatting.count(int(data["accelerators"].iloc[0]))
+    key = "equal_scale.priced" if priced else "equal_scale.no_price"
+    return label(key, lang, count=count, systems=formatting.count(len(data)))
 
 
 def to_html(df: pd.DataFrame, *, table_class: str = "mlperf-table") -> str:
