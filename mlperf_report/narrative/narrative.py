@@ -127,9 +127,9 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     round_id = _round_of(figs, cfg)
     focus = _focus_of(figs, cfg)
     source = cfg.get("source") or {}
-    facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(),
-                   url=str(source.get("url") or "").strip(),
-                   retrieved=formatting.date(source["retrieved"], lang) if source.get("retrieved") else None,
+    url, retrieved = _source_of_round(source, round_id)
+    facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(), url=url,
+                   retrieved=formatting.date(retrieved, lang) if retrieved else None,
                    verified=source.get("verified"), result_ids=_result_ids(cfg))
     round_ = rounds.parse_round(round_id)
     headlines = [h for h in (_headline(f, facts, focus) for f in figs) if h]
@@ -351,6 +351,17 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
     }
 
 
+def _source_of_round(source: Mapping, round_id: str) -> tuple[str, str | None]:
+    """The configured source URL and retrieval date, when they are this round's; a results-repository
+    URL of another round (report.yaml names v1.0's) becomes this round's repository, with no date."""
+    url = str(source.get("url") or "").strip()
+    retrieved = source.get("retrieved")
+    match = _TREE.search(url)
+    if match and match.group(0) != f"training_results_v{rounds.parse_round(round_id).version}":
+        return _url_of_round(url, round_id), None
+    return url, str(retrieved) if retrieved else None
+
+
 def _url_of_round(url: str, round_id: str) -> str:
     """The results repository of another round (``training_results_v1.0`` → ``_v0.7``), or nothing:
     a result is never cited with the source of a different round."""
@@ -404,7 +415,9 @@ def _headline(fig: Mapping, facts: _Facts, focus=None) -> dict | None:
     views = {d: _result(best[d], fig, facts) if best[d] else None for d in DIVISIONS}
     if views["closed"] is not None and (focus is None or focus.kind != "none"):
         views["closed"] = {**views["closed"], "scale": _scale_of(fig, best["closed"])}
+    common = _common_scale_result(fig, facts, best["closed"]) if focus is not None and focus.kind != "none" else None
     return {
+        "common": common,
         "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
         "lead": lead, "result": views[lead], "closed": views["closed"], "open": views["open"],
         "other": views["closed" if lead == "open" else "open"],
@@ -423,11 +436,24 @@ def _scale_of(fig: Mapping, result: Mapping) -> dict | None:
         if (best.get("submitter"), best.get("system_id")) != (result.get("submitter"), result.get("system_id")):
             return None
         systems, position = _int(scale.get("systems")), _int(scale.get("focus_position"))
-        if not (systems and position):
+        if not (systems and position) or systems < 2:
             return None
         return {"count": formatting.count(count), "systems": formatting.count(systems),
                 "position": formatting.count(position), "first": position == 1, "only": systems == 1}
     return None
+
+
+def _common_scale_result(fig: Mapping, facts: _Facts, headline: Mapping | None) -> dict | None:
+    """The focus's best closed result at the accelerator count most closed results share, when the
+    headline result is at another scale: the like-for-like figure beside the record."""
+    common = next((s for s in fig.get("scales") or [] if isinstance(s, Mapping) and s.get("common")), None)
+    best = (common or {}).get("focus_best")
+    if not (best and _minutes(best)):
+        return None
+    if headline and (best.get("submitter"), best.get("system_id")) == (headline.get("submitter"), headline.get("system_id")):
+        return None
+    scale = _scale_of(fig, best)
+    return {**_result(best, fig, facts), "scale": scale} if scale else None
 
 
 def _basis(fig: Mapping) -> dict | None:
