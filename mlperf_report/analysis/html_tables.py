@@ -71,7 +71,7 @@ def _role(row, focus, baseline, lang: str) -> str:
     if baseline and key == tuple(baseline):
         return label("legend.baseline", lang)
     focused = focus and (str(row["submitter"]).lower() == focus.lower() if isinstance(focus, str) else key in focus)
-    return label("legend.focus", lang) if focused else ""
+    return label("role.focus", lang) if focused else ""
 
 
 def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
