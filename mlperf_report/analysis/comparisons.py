@@ -53,18 +53,24 @@ _SHORT_FRAMEWORK = 32
 def distinct_names(results: pd.DataFrame) -> pd.Series:
     """``display_name`` made unique per benchmark and division: where two systems of one submitter
     share a name, the framework (when it tells them apart and is short) or the system id is added."""
-    names = results["display_name"].astype(str).copy()
-    keys = ["benchmark", "division", "submitter", "display_name"]
-    for _, group in results.groupby(keys, sort=False, dropna=False):
-        if group["system_id"].nunique() < 2:
+    names = results["display_name"].astype(str).tolist()
+    keys = list(zip(results["benchmark"].astype(str), results["division"].astype(str),
+                    results["submitter"].astype(str), names))
+    system_ids = results["system_id"].astype(str).tolist()
+    frameworks = (results["framework"].fillna("").astype(str).str.strip().tolist() if "framework" in results
+                  else [""] * len(names))
+    groups: dict[tuple, list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    for rows in groups.values():
+        ids = {system_ids[i] for i in rows}
+        if len(ids) < 2:
             continue
-        frameworks = group["framework"].fillna("").astype(str).str.strip() if "framework" in group else None
-        usable = (frameworks is not None and frameworks.nunique() == group["system_id"].nunique()
-                  and (frameworks.str.len().between(1, _SHORT_FRAMEWORK)).all())
-        for index, row in group.iterrows():
-            suffix = frameworks[index] if usable else str(row["system_id"])
-            names[index] = f"{row['display_name']} ({suffix})"
-    return names
+        own = {frameworks[i] for i in rows}
+        usable = len(own) == len(ids) and all(0 < len(f) <= _SHORT_FRAMEWORK for f in own)
+        for i in rows:
+            names[i] = f"{names[i]} ({frameworks[i] if usable else system_ids[i]})"
+    return pd.Series(names, index=results.index)
 
 
 # --- scale classes ------------------------------------------------------------------------------
