@@ -139,7 +139,8 @@ def _division_bands(ax, df: pd.DataFrame, divisions: list[str], lang: str) -> No
 
 
 def _scale_bands(ax, df: pd.DataFrame, lang: str) -> None:
-    """A light rule between scale classes and each class's accelerator count at its first bar."""
+    """A light rule between scale classes and, right of the plot, each class's accelerator count
+    beside its first bar (outside the bars, so long log-scale bars never hide it)."""
     previous = None
     for position, (division, scale) in enumerate(zip(df["division"], df["_scale"])):
         key = (division, scale)
@@ -148,8 +149,8 @@ def _scale_bands(ax, df: pd.DataFrame, lang: str) -> None:
         if previous is not None and previous[0] == division:
             ax.axhline(position - 0.5, color="0.6", linewidth=0.5, linestyle="--")
         text = label("scale.class", lang, count=formatting.count(int(scale))) if scale > 0 else label("scale.unknown", lang)
-        ax.text(0.99, position + (0.25 if previous is None or previous[0] != division else 0), text,
-                transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=6, color="0.35")
+        ax.text(1.01, position, text, transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=6,
+                color="0.35", clip_on=False)
         previous = key
 
 

@@ -69,7 +69,9 @@ def distinct_names(results: pd.DataFrame) -> pd.Series:
         own = {frameworks[i] for i in rows}
         usable = len(own) == len(ids) and all(0 < len(f) <= _SHORT_FRAMEWORK for f in own)
         for i in rows:
-            names[i] = f"{names[i]} ({frameworks[i] if usable else system_ids[i]})"
+            suffix = frameworks[i] if usable else system_ids[i]
+            if suffix != names[i]:     # a system whose id is its name keeps it; the others get theirs
+                names[i] = f"{names[i]} ({suffix})"
     return pd.Series(names, index=results.index)
 
 

@@ -80,13 +80,16 @@ class BenchmarkAnalysis:
 
     @functools.cached_property
     def equal_scale(self) -> pd.DataFrame:
-        """Closed results with the baseline's accelerator count (or the focus's smallest), fastest first:
-        what the report compares when no price is on file."""
+        """Closed results with the baseline's accelerator count, fastest first: what the report compares
+        when no price is on file. Without a baseline: the scale most closed results share when the
+        focus has a result there, else the focus's smallest scale."""
         closed = metrics.scored(self.results, benchmark=self.benchmark, division="closed")
         count = self.baseline_row["accelerators"] if self.baseline_row is not None else None
         if count is None or pd.isna(count):
             mine = closed[comparisons.focus_mask(closed, self.focus)] if len(closed) else closed
-            count = mine["accelerators"].dropna().min() if len(mine) else None
+            common = comparisons.common_scale(closed)
+            counts = set(mine["accelerators"].dropna().astype(int))
+            count = common if common in counts or self.focus.kind == "none" else (min(counts) if counts else None)
         if count is None or pd.isna(count):
             return closed.iloc[0:0]
         return comparisons.scale_class(closed, int(count))
