@@ -236,6 +236,17 @@ def _focus_of(figs: list[dict], cfg: dict):
     return focus
 
 
+def figures_focus(figures: Mapping[str, dict]) -> tuple[str, str]:
+    """(focus_submitter, focus_accelerator) the figures were made for, as configuration values (the
+    send stage mails the report that was built, whatever report.yaml says now); ("", "") if unknown."""
+    made_for = sorted({str(f.get("focus_submitter")) for f in figures.values()
+                       if isinstance(f, Mapping) and f.get("focus_submitter")})
+    if len(made_for) != 1:
+        return "", ""
+    key = made_for[0]
+    return ("none", key.split(":", 1)[1]) if key.startswith("accelerator:") else (key, "")
+
+
 def _focus_submitters(figs: list[dict]) -> list[str]:
     """Submitters of the focus results, most results first (an accelerator's partners)."""
     counts: dict[str, int] = {}
