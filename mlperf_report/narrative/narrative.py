@@ -407,28 +407,34 @@ def _focus(fig: Mapping, division: str) -> list[dict]:
 # ----------------------------------------------------------------------------------------- sections
 
 
-def _headline(fig: Mapping, facts: _Facts, focus=None) -> dict | None:
-    """The focus's largest system on one benchmark: its best closed and open times, and where the
-    closed one stands among closed systems of its size. With no focus: the fastest closed result."""
-    if focus is not None and focus.kind == "none":
+def _headline_pick(fig: Mapping, neutral: bool) -> tuple[dict, int] | None:
+    """The results a headline cites (per division) and their accelerator count: the focus's largest
+    system's best closed and open times, or with no focus the round's fastest closed result."""
+    if neutral:
         fastest = (fig.get("fastest") or {}).get("closed")
-        candidates = [fastest] if _minutes(fastest) else []
-        best = {"closed": fastest if candidates else None, "open": None}
-    else:
-        candidates = _focus(fig, "closed") + _focus(fig, "open")
+        return ({"closed": fastest, "open": None}, _int(fastest.get("accelerators")) or 0) if _minutes(fastest) else None
+    candidates = _focus(fig, "closed") + _focus(fig, "open")
     if not candidates:
         return None
     largest = max(_int(r.get("accelerators")) or 0 for r in candidates)
-    if focus is None or focus.kind != "none":
-        best = {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
-                for d in DIVISIONS}
+    return {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
+            for d in DIVISIONS}, largest
+
+
+def _headline(fig: Mapping, facts: _Facts, focus=None) -> dict | None:
+    """One benchmark's headline: the cited results, the lead (the faster division), and for a focus
+    where its closed result stands among closed systems of its size, with its common-scale result."""
+    neutral = focus is not None and focus.kind == "none"
+    picked = _headline_pick(fig, neutral)
+    if picked is None:
+        return None
+    best, largest = picked
     lead = "open" if best["open"] and (not best["closed"] or _minutes(best["open"]) < _minutes(best["closed"])) else "closed"
     views = {d: _result(best[d], fig, facts) if best[d] else None for d in DIVISIONS}
-    if views["closed"] is not None and (focus is None or focus.kind != "none"):
+    if views["closed"] is not None and not neutral:
         views["closed"] = {**views["closed"], "scale": _scale_of(fig, best["closed"])}
-    common = _common_scale_result(fig, facts, best["closed"]) if focus is not None and focus.kind != "none" else None
     return {
-        "common": common,
+        "common": None if neutral or focus is None else _common_scale_result(fig, facts, best["closed"]),
         "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
         "lead": lead, "result": views[lead], "closed": views["closed"], "open": views["open"],
         "other": views["closed" if lead == "open" else "open"],
