@@ -77,24 +77,28 @@ def _role(row, focus, baseline, lang: str) -> str:
 def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
                       lang: str = "en") -> pd.DataFrame:
     """Closed results of one scale class (same accelerator count), fastest first, the focus and the
-    baseline marked: the like-for-like comparison, with or without prices."""
-    return pd.DataFrame({
+    baseline marked (a column left out when neither is in the class): the like-for-like comparison,
+    with or without prices."""
+    roles = [_role(row, focus, baseline, lang) for _, row in data.iterrows()]
+    table = pd.DataFrame({
         label("col.rank", lang): [str(i + 1) for i in range(len(data))],
         label("col.submitter", lang): data["submitter"].astype(str),
         label("col.system", lang): data["display_name"].astype(str),
         label("col.accelerators", lang): [_count(v) for v in data["accelerators"]],
         label("col.minutes", lang): [_minutes(v) for v in data["score_min"]],
-        label("col.role", lang): [_role(row, focus, baseline, lang) for _, row in data.iterrows()],
     })
+    if any(roles):
+        table[label("col.role", lang)] = roles
+    return table
 
 
-def equal_scale_sentence(data: pd.DataFrame, *, priced: bool, lang: str = "en") -> str:
-    """The sentence above the equal-scale table: what it compares, and that no price is on file when
-    performance per dollar cannot be shown."""
+def equal_scale_sentence(data: pd.DataFrame, *, no_price: bool, lang: str = "en") -> str:
+    """The sentence above the equal-scale table: what it compares, and (``no_price``: a baseline but
+    no performance per dollar) that no price is on file."""
     if data.empty:
         return ""
     count = formatting.count(int(data["accelerators"].iloc[0]))
-    key = "equal_scale.priced" if priced else "equal_scale.no_price"
+    key = "equal_scale.no_price" if no_price else "equal_scale.priced"
     return label(key, lang, count=count, systems=formatting.count(len(data)))
 
 

@@ -47,8 +47,9 @@ def test_focus_submitter_is_placed_in_its_scale_class_and_compared_with_a_compet
     assert fig["perf_per_dollar"] == [] and a.priced.empty
     assert fig["equal_scale"]["focus"]["system_id"] == "mi300x_x8" and fig["equal_scale"]["accelerators"] == 8
     assert fig["equal_scale"]["speedup"] == pytest.approx(11.0 / 29.0)
-    assert "No price is on file" in html_tables.equal_scale_sentence(a.equal_scale, priced=False, lang="en")
-    assert "沒有可引用的價格" in html_tables.equal_scale_sentence(a.equal_scale, priced=False, lang="zh-Hant")
+    assert "No price is on file" in html_tables.equal_scale_sentence(a.equal_scale, no_price=True, lang="en")
+    assert "沒有可引用的價格" in html_tables.equal_scale_sentence(a.equal_scale, no_price=True, lang="zh-Hant")
+    assert html_tables.equal_scale_sentence(a.equal_scale, no_price=False, lang="en").startswith("Like for like")
     table = html_tables.equal_scale_table(a.equal_scale, focus=a.focus_keys, baseline=a.baseline_key, lang="en")
     assert table["Compared as"].tolist() == ["baseline", "focus", "", "", ""]
     assert "no price" not in html_tables.to_html(table).lower()
@@ -75,6 +76,10 @@ def test_no_focus_has_no_baseline_and_names_the_common_scale(data_dir):
     assert fig["focus_submitter"] == "none" and fig["focus"] == {"closed": [], "open": []}
     assert fig["baseline"] is None and fig["equal_scale"] is None
     assert [s["accelerators"] for s in fig["scales"] if s["common"]] == [8]
+    a = analysis(data_dir, "llama2_70b_lora", focus="none")
+    assert a.spread.empty                                  # the notebook then draws no run-spread chart
+    table = html_tables.equal_scale_table(a.equal_scale, focus=a.focus_keys, baseline=a.baseline_key, lang="en")
+    assert len(table) == 5 and "Compared as" not in table   # no column that is empty on every row
 
 
 def test_systems_sharing_a_name_are_told_apart_by_their_software(data_dir):
