@@ -101,3 +101,40 @@ def write_tree(data_dir: Path) -> Path:
     write_round(data_dir, "training-v0.7", V07)
     write_round(data_dir, "training-v1.0", V10)
     return Path(data_dir)
+
+
+# --- a v5-style round: new benchmark ids, an accelerator on three submitters, no prices ---------------
+
+# (submitter, system_id, system_name, benchmark, minutes, accelerators, accelerator model, framework)
+V50 = [
+    ("AMD", "mi300x_x8", "AMD MI300X platform", "llama2_70b_lora", 29.0, 8, "AMD Instinct MI300X 192GB", "PyTorch ROCm"),
+    ("Dell", "xe9680x8_mi300x", "PowerEdge XE9680", "llama2_70b_lora", 31.0, 8, "AMD Instinct MI300X", "PyTorch ROCm"),
+    ("Lenovo", "sr685a_mi300x", "ThinkSystem SR685a V3", "llama2_70b_lora", 33.0, 8, "AMD MI300X-OAM", "PyTorch ROCm"),
+    ("NVIDIA", "dgxb200_ngc25.04_nemo", "DGX B200", "llama2_70b_lora", 11.0, 8, "NVIDIA B200-SXM-180GB", "NeMo 25.04"),
+    ("NVIDIA", "dgxb200_n64_ngc25.04_nemo", "DGX B200 x64", "llama2_70b_lora", 1.2, 512, "NVIDIA B200-SXM-180GB", "NeMo 25.04"),
+    ("Google", "tpu-v5p-16", "tpu-v5p-16", "llama2_70b_lora", 40.0, 8, "TPU-v5p", "maxtext"),
+    ("NVIDIA", "dgxb200_ngc25.04_dgl", "DGX B200", "rgat", 5.0, 8, "NVIDIA B200-SXM-180GB", "DGL 25.04"),
+    ("NVIDIA", "dgxb200_ngc25.05_dgl", "DGX B200", "rgat", 4.8, 8, "NVIDIA B200-SXM-180GB", "DGL 25.05"),
+    ("Dell", "xe9680x8_h200", "PowerEdge XE9680 H200", "rgat", 7.5, 8, "NVIDIA H200-SXM5-141GB", "DGL 25.04"),
+    ("NVIDIA", "dgxb200_ngc25.04_pytorch", "DGX B200", "retinanet", 12.0, 8, "NVIDIA B200-SXM-180GB", "PyTorch 25.04"),
+    ("Dell", "xe9680x8_h200", "PowerEdge XE9680 H200", "retinanet", 20.0, 8, "NVIDIA H200-SXM5-141GB", "PyTorch 25.04"),
+]
+
+
+def write_v5_round(data_dir: Path, round_id: str = "training-v5.0") -> Path:
+    """A Training v5.0-style round (llama2_70b_lora, rgat, retinanet) where no system has a price,
+    MI300X systems come from three submitters and two NVIDIA systems share the name "DGX B200"."""
+    rows = []
+    for submitter, system_id, name, benchmark, minutes, acc, model, framework in V50:
+        rows.append({"round": round_id, "division": "closed", "availability": "available", "submitter": submitter,
+                     "system_id": system_id, "system_name": name, "benchmark": benchmark, "score_min": repr(minutes),
+                     "runs_found": 10, "runs_required": 10, "runs_converged": 10, "scaling_factor": "",
+                     "status": "ok", "status_detail": "", "accelerator_model": model, "accelerators": acc,
+                     "host_processor_model": "AMD EPYC 9654", "host_processors": 2 * max(acc // 8, 1),
+                     "nodes": max(acc // 8, 1), "framework": framework})
+    folder = Path(data_dir) / round_id
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_csv(folder / "results.csv", RESULT_COLUMNS, rows)
+    _write_csv(folder / "runs.csv", RUN_COLUMNS, _run_rows(rows))
+    (folder / "manifest.json").write_text(json.dumps({"round": round_id, "source": "synthetic", "problems": []}))
+    return Path(data_dir)

@@ -49,10 +49,19 @@ def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
     return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
 
 
-def _groups(data: pd.DataFrame, focus: str | None, baseline: tuple[str, str] | None) -> list[str]:
+def _is_focus(focus, submitter: str, system_id: str) -> bool:
+    """``focus`` is a submitter name, or the (submitter, system_id) keys of the focus results."""
+    if not focus:
+        return False
+    if isinstance(focus, str):
+        return submitter.lower() == focus.lower()
+    return (submitter, system_id) in focus
+
+
+def _groups(data: pd.DataFrame, focus, baseline: tuple[str, str] | None) -> list[str]:
     out = []
     for submitter, system_id in zip(data["submitter"].astype(str), data["system_id"].astype(str)):
-        if focus and submitter.lower() == focus.lower():
+        if _is_focus(focus, submitter, system_id):
             out.append(_FOCUS)
         elif baseline and (submitter, system_id) == tuple(baseline):
             out.append(_BASELINE)
@@ -84,14 +93,17 @@ def _empty(ax, lang: str):
     return ax
 
 
-def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tuple[str, str] | None = None,
+def time_to_train(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
                   benchmark: str = "", lang: str = "en", ax=None):
-    """Horizontal bars of every scored result, fastest first, closed division above open."""
+    """Horizontal bars of every scored result, closed division above open, grouped in scale classes
+    (same accelerator count, smallest first, each marked) and fastest first within a class.
+    ``focus``: the focus submitter, or the (submitter, system_id) keys of the focus results."""
     ax = _axes(ax)
     if data.empty:
         return _empty(ax, lang)
     divisions = [d for d in ("closed", "open") if (data["division"] == d).any()]
-    df = pd.concat([data[data["division"] == d].sort_values(["score_min", "submitter", "system_id"], kind="mergesort")
+    df = pd.concat([data[data["division"] == d].assign(_scale=data["accelerators"].astype("Float64").fillna(-1))
+                    .sort_values(["_scale", "score_min", "submitter", "system_id"], kind="mergesort")
                     for d in divisions], ignore_index=True)
     df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, baseline))
     hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
@@ -106,6 +118,7 @@ def time_to_train(data: pd.DataFrame, *, focus: str | None = None, baseline: tup
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
     _division_bands(ax, df, divisions, lang)
+    _scale_bands(ax, df, lang)
     ax.set_title(label("time_to_train.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("time_to_train.x_log" if wide else "time_to_train.x", lang))
     ax.set_ylabel("")
@@ -123,6 +136,22 @@ def _division_bands(ax, df: pd.DataFrame, divisions: list[str], lang: str) -> No
         ax.text(0.99, start - 0.45, label(f"division.{division}.title", lang), transform=ax.get_yaxis_transform(),
                 ha="right", va="top", fontsize=8, style="italic")
         start += count
+
+
+def _scale_bands(ax, df: pd.DataFrame, lang: str) -> None:
+    """A light rule between scale classes and, right of the plot, each class's accelerator count
+    beside its first bar (outside the bars, so long log-scale bars never hide it)."""
+    previous = None
+    for position, (division, scale) in enumerate(zip(df["division"], df["_scale"])):
+        key = (division, scale)
+        if key == previous:
+            continue
+        if previous is not None and previous[0] == division:
+            ax.axhline(position - 0.5, color="0.6", linewidth=0.5, linestyle="--")
+        text = label("scale.class", lang, count=formatting.count(int(scale))) if scale > 0 else label("scale.unknown", lang)
+        ax.text(1.01, position, text, transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=6,
+                color="0.35", clip_on=False)
+        previous = key
 
 
 def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str | None = None, benchmark: str = "",
@@ -150,7 +179,7 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str
     return ax
 
 
-def perf_per_dollar(data: pd.DataFrame, *, focus: str | None = None, baseline_name: str = "", benchmark: str = "",
+def perf_per_dollar(data: pd.DataFrame, *, focus=None, baseline_name: str = "", benchmark: str = "",
                     lang: str = "en", ax=None):
     """Bars of perf/$ relative to the baseline (1× line) for every system with a price, best first."""
     ax = _axes(ax)
@@ -173,7 +202,7 @@ def perf_per_dollar(data: pd.DataFrame, *, focus: str | None = None, baseline_na
     return ax
 
 
-def run_spread(data: pd.DataFrame, *, focus: str | None = None, baseline: tuple[str, str] | None = None,
+def run_spread(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
                benchmark: str = "", lang: str = "en", ax=None):
     """Every run of the chosen systems as a dot over a box of the converged runs; ✕ = did not converge."""
     ax = _axes(ax)

@@ -13,10 +13,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlperf_report.analysis import figures, metrics, round_tables
-from mlperf_report.core.config import ReportConfig, load_config
+from mlperf_report.analysis import comparisons, figures, metrics, round_tables
+from mlperf_report.core.config import Focus, ReportConfig, load_config
 from mlperf_report.core.prices import Catalogue, load_prices
 from mlperf_report.suites.training.rounds import benchmark_model
+
+
+#: At most this many focus systems in the run-to-run spread chart (an accelerator's partners can
+#: bring dozens; the chart stays readable on one page).
+SPREAD_SYSTEMS = 12
 
 
 @dataclass
@@ -24,7 +29,7 @@ class BenchmarkAnalysis:
     round_id: str
     benchmark: str
     division: str
-    focus: str
+    focus: Focus
     config: ReportConfig
     catalogue: Catalogue
     results: pd.DataFrame             # this round, every benchmark, prepared
@@ -45,10 +50,49 @@ class BenchmarkAnalysis:
     def scored(self) -> pd.DataFrame:
         return metrics.scored(self.results, benchmark=self.benchmark)
 
+    @property
+    def focus_submitter(self) -> str | None:
+        """The submitter charts colour as the focus (None for an accelerator or no focus)."""
+        return self.focus.submitter
+
     @functools.cached_property
+    def focus_keys(self) -> frozenset[tuple[str, str]]:
+        """(submitter, system_id) of every focus result of this benchmark: the bars charts highlight."""
+        df = self.entries
+        mine = df[comparisons.focus_mask(df, self.focus)] if len(df) else df
+        return frozenset(zip(mine["submitter"].astype(str), mine["system_id"].astype(str)))
+
+    @functools.cached_property
+    def _baseline(self) -> tuple[pd.Series | None, dict]:
+        return metrics.choose_baseline(self.results, benchmark=self.benchmark, baseline=self.config.baseline,
+                                       focus=self.focus, round_id=self.round_id, system_id=self.baseline_system)
+
+    @property
     def baseline_row(self) -> pd.Series | None:
-        return metrics.resolve_baseline(self.results, benchmark=self.benchmark, baseline=self.config.baseline,
-                                        system_id=self.baseline_system)
+        return self._baseline[0]
+
+    @functools.cached_property
+    def priced(self) -> pd.DataFrame:
+        """Systems with a perf/$ ratio against the baseline; empty unless the baseline and at least one
+        other system have a sourced price (never a one-bar chart)."""
+        df = self.perf[self.perf["ratio"].notna()]
+        return df if len(df) >= 2 and df["is_baseline"].any() else df.iloc[0:0]
+
+    @functools.cached_property
+    def equal_scale(self) -> pd.DataFrame:
+        """Closed results with the baseline's accelerator count, fastest first: what the report compares
+        when no price is on file. Without a baseline: the scale most closed results share when the
+        focus has a result there, else the focus's smallest scale."""
+        closed = metrics.scored(self.results, benchmark=self.benchmark, division="closed")
+        count = self.baseline_row["accelerators"] if self.baseline_row is not None else None
+        if count is None or pd.isna(count):
+            mine = closed[comparisons.focus_mask(closed, self.focus)] if len(closed) else closed
+            common = comparisons.common_scale(closed)
+            counts = set(mine["accelerators"].dropna().astype(int))
+            count = common if common in counts or self.focus.kind == "none" else (min(counts) if counts else None)
+        if count is None or pd.isna(count):
+            return closed.iloc[0:0]
+        return comparisons.scale_class(closed, int(count))
 
     @property
     def baseline_key(self) -> tuple[str, str] | None:
@@ -74,9 +118,10 @@ class BenchmarkAnalysis:
 
     @functools.cached_property
     def spread(self) -> pd.DataFrame:
-        """Every run of the focus submitter's and the baseline's scored systems."""
+        """Every run of the focus's scored systems (its fastest ``SPREAD_SYSTEMS``) and the baseline's."""
         df = self.scored
-        keep = df["submitter"].str.lower() == self.focus.lower()
+        keep = pd.Series([k in self.focus_keys for k in zip(df["submitter"], df["system_id"])], index=df.index, dtype=bool)
+        keep &= keep.cumsum() <= SPREAD_SYSTEMS
         if self.baseline_key:
             keep |= (df["submitter"] == self.baseline_key[0]) & (df["system_id"] == self.baseline_key[1])
         return metrics.run_times(self.runs, benchmark=self.benchmark, systems=df[keep])
@@ -103,9 +148,11 @@ def figures_path(output_dir: Path | str, round_id: str, name: str) -> Path:
 
 
 def load_round(*, round_id: str, data_dir: Path | str, prices_file: Path | str, config_file: Path | str,
-               focus_submitter: str | None = None) -> tuple[ReportConfig, Catalogue, dict[str, pd.DataFrame]]:
+               focus_submitter: str | None = None, focus_accelerator: str | None = None,
+               ) -> tuple[ReportConfig, Catalogue, dict[str, pd.DataFrame]]:
     """Configuration, catalogue and prepared results of ``round_id`` and every earlier round present."""
-    config = load_config(config_file).with_overrides(focus_submitter=focus_submitter or None)
+    config = load_config(config_file).with_overrides(focus_submitter=focus_submitter or None,
+                                                     focus_accelerator=focus_accelerator)
     catalogue = load_prices(prices_file)
     present = [r for r in round_tables.available_rounds(data_dir) if metrics.round_key(r) <= metrics.round_key(round_id)]
     if round_id not in present:
@@ -117,10 +164,11 @@ def load_round(*, round_id: str, data_dir: Path | str, prices_file: Path | str, 
 
 def load_benchmark(*, round_id: str, benchmark: str, division: str = "closed", focus_submitter: str,
                    data_dir: Path | str, prices_file: Path | str, config_file: Path | str,
-                   baseline_system: str | None = None) -> BenchmarkAnalysis:
+                   baseline_system: str | None = None, focus_accelerator: str | None = None) -> BenchmarkAnalysis:
     config, catalogue, rounds = load_round(round_id=round_id, data_dir=data_dir, prices_file=prices_file,
-                                           config_file=config_file, focus_submitter=focus_submitter)
+                                           config_file=config_file, focus_submitter=focus_submitter,
+                                           focus_accelerator=focus_accelerator)
     return BenchmarkAnalysis(
-        round_id=round_id, benchmark=benchmark, division=division, focus=config.focus_submitter, config=config,
+        round_id=round_id, benchmark=benchmark, division=division, focus=config.focus, config=config,
         catalogue=catalogue, results=rounds[round_id], runs=round_tables.read_table(data_dir, round_id, "runs.csv"),
         rounds=rounds, baseline_system=baseline_system or None)

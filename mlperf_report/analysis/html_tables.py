@@ -79,15 +79,40 @@ def results_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(table)
 
 
-def no_price_table(perf: pd.DataFrame, *, lang: str = "en") -> pd.DataFrame:
-    """Systems of the perf/$ chart's division that have no price in the catalogue."""
-    df = perf[perf["price_amount"].isna()]
-    return pd.DataFrame({
-        label("col.submitter", lang): df["submitter"].astype(str),
-        label("col.system", lang): df["display_name"].astype(str),
-        label("col.minutes", lang): [_minutes(v) for v in df["score_min"]],
-        label("col.price", lang): label("no_price", lang),
+def _role(row, focus, baseline, lang: str) -> str:
+    key = (str(row["submitter"]), str(row["system_id"]))
+    if baseline and key == tuple(baseline):
+        return label("legend.baseline", lang)
+    focused = focus and (str(row["submitter"]).lower() == focus.lower() if isinstance(focus, str) else key in focus)
+    return label("role.focus", lang) if focused else ""
+
+
+def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
+                      lang: str = "en") -> pd.DataFrame:
+    """Closed results of one scale class (same accelerator count), fastest first, the focus and the
+    baseline marked (a column left out when neither is in the class): the like-for-like comparison,
+    with or without prices."""
+    roles = [_role(row, focus, baseline, lang) for _, row in data.iterrows()]
+    table = pd.DataFrame({
+        label("col.rank", lang): [str(i + 1) for i in range(len(data))],
+        label("col.submitter", lang): data["submitter"].astype(str),
+        label("col.system", lang): data["display_name"].astype(str),
+        label("col.accelerators", lang): [_count(v) for v in data["accelerators"]],
+        label("col.minutes", lang): [_minutes(v) for v in data["score_min"]],
     })
+    if any(roles):
+        table[label("col.role", lang)] = roles
+    return table
+
+
+def equal_scale_sentence(data: pd.DataFrame, *, no_price: bool, lang: str = "en") -> str:
+    """The sentence above the equal-scale table: what it compares, and (``no_price``: a baseline but
+    no performance per dollar) that no price is on file."""
+    if data.empty:
+        return ""
+    count = formatting.count(int(data["accelerators"].iloc[0]))
+    key = "equal_scale.no_price" if no_price else "equal_scale.priced"
+    return label(key, lang, count=count, systems=formatting.count(len(data)))
 
 
 def to_html(df: pd.DataFrame, *, table_class: str = "mlperf-table") -> str:

@@ -11,7 +11,8 @@ from typing import Mapping
 
 import pandas as pd
 
-from mlperf_report.core.config import DIVISIONS, Baseline
+from mlperf_report.analysis import comparisons
+from mlperf_report.core.config import DIVISIONS, Baseline, Focus, focus_of
 from mlperf_report.core.prices import Catalogue
 from mlperf_report.suites.training.rounds import parse_round
 
@@ -37,6 +38,8 @@ def prepare_results(results: pd.DataFrame, catalogue: Catalogue | None = None, r
             df[column] = df[column].fillna("")
     catalogue = catalogue or Catalogue()
     df["display_name"] = [catalogue.display_name(_row_dict(row), round_id) for _, row in df.iterrows()]
+    if len(df) and {"benchmark", "division", "system_id"} <= set(df.columns):
+        df["display_name"] = comparisons.distinct_names(df)
     return df
 
 
@@ -84,38 +87,37 @@ def fastest(results: pd.DataFrame, *, benchmark: str) -> dict[str, pd.Series | N
     return out
 
 
-def focus_results(results: pd.DataFrame, *, benchmark: str, submitter: str) -> dict[str, pd.DataFrame]:
-    """The focus submitter's scored results per division, fastest first."""
+def as_focus(focus: Focus | str | None) -> Focus:
+    """A Focus from a Focus or a ``--focus`` text (a submitter, or ``none``)."""
+    return focus if isinstance(focus, Focus) else focus_of(focus)
+
+
+def focus_results(results: pd.DataFrame, *, benchmark: str, submitter: Focus | str) -> dict[str, pd.DataFrame]:
+    """The focus's scored results per division, fastest first (a submitter's, or every system on an
+    accelerator; none for ``--focus none``)."""
     df = scored(results, benchmark=benchmark)
-    mine = df[df["submitter"].str.lower() == submitter.lower()]
+    mine = df[comparisons.focus_mask(df, as_focus(submitter))] if len(df) else df
     return {division: mine[mine["division"] == division].reset_index(drop=True) for division in DIVISIONS}
 
 
-def resolve_baseline(results: pd.DataFrame, *, benchmark: str, baseline: Baseline,
-                     system_id: str | None = None) -> pd.Series | None:
-    """The comparison system's scored result: ``system_id`` (or the one the configuration names for
-    the benchmark) when this round has it, else the baseline submitter's fastest system with the
-    configured accelerator count in the configured division (named systems are round-specific:
-    ``dgxa100_ngc21.05_mxnet`` is v1.0's DGX A100, v1.1 calls it ``dgxa100_ngc21.09_mxnet``)."""
+def choose_baseline(results: pd.DataFrame, *, benchmark: str, baseline: Baseline, focus: Focus | None = None,
+                    round_id: str | None = None, system_id: str | None = None) -> tuple[pd.Series | None, dict]:
+    """The comparison system's scored result and how it was chosen (``comparisons.choose_baseline``):
+    ``system_id`` or the configuration's pin for the round when this round has it, else the fastest
+    closed, available result on a competitor's accelerator at the focus system's accelerator count
+    (pinned systems are round-specific: v1.1 calls v1.0's ``dgxa100_ngc21.05_mxnet`` ``..21.09..``)."""
     df = scored(results, benchmark=benchmark, division=baseline.division)
-    df = df[df["submitter"].str.lower() == baseline.submitter.lower()]
-    wanted = system_id or baseline.system_for(benchmark)
-    if wanted:
-        named = df[df["system_id"].str.lower() == wanted.lower()]
-        if len(named):
-            return named.iloc[0]
-    df = df[df["accelerators"] == baseline.accelerators]
-    return df.iloc[0] if len(df) else None
+    closed = scored(results, benchmark=benchmark, division="closed")
+    focus_rows = closed[comparisons.focus_mask(closed, focus)] if focus is not None and len(closed) else closed.iloc[0:0]
+    pin = system_id or baseline.system_for(benchmark, round_id)
+    return comparisons.choose_baseline(df, baseline=baseline, focus_rows=focus_rows, pin=pin)
 
 
-def baseline_rule(row: pd.Series | None, *, benchmark: str, baseline: Baseline, system_id: str | None = None) -> dict:
-    """How the baseline was chosen, for the record: the named system, or the default rule."""
-    named = system_id or baseline.system_for(benchmark)
-    used = None
-    if row is not None:
-        used = "named" if named and str(row["system_id"]).lower() == named.lower() else "default"
-    return {"used": used, "named": named,
-            "default": {"submitter": baseline.submitter, "accelerators": baseline.accelerators, "division": baseline.division}}
+def resolve_baseline(results: pd.DataFrame, *, benchmark: str, baseline: Baseline, focus: Focus | None = None,
+                     round_id: str | None = None, system_id: str | None = None) -> pd.Series | None:
+    """The baseline row of ``choose_baseline`` alone."""
+    return choose_baseline(results, benchmark=benchmark, baseline=baseline, focus=focus, round_id=round_id,
+                           system_id=system_id)[0]
 
 
 def with_prices(results: pd.DataFrame, catalogue: Catalogue, round_id: str | None = None) -> pd.DataFrame:
@@ -215,10 +217,12 @@ def previous_round(round_id: str, available: list[str]) -> str | None:
     return max(earlier, key=round_key) if earlier else None
 
 
-def best_of(results: pd.DataFrame, *, benchmark: str, submitter: str, division: str = "closed") -> pd.Series | None:
-    """A submitter's fastest scored result of one benchmark and division."""
+def best_of(results: pd.DataFrame, *, benchmark: str, submitter: Focus | str | None, division: str = "closed") -> pd.Series | None:
+    """The focus's fastest scored result of one benchmark and division; the fastest of all with no focus."""
     df = scored(results, benchmark=benchmark, division=division)
-    df = df[df["submitter"].str.lower() == submitter.lower()]
+    focus = as_focus(submitter)
+    if focus.kind != "none" and len(df):
+        df = df[comparisons.focus_mask(df, focus)]
     return df.iloc[0] if len(df) else None
 
 
@@ -238,29 +242,35 @@ def submissions(results: pd.DataFrame) -> pd.DataFrame:
     return table.sort_index(key=lambda s: s.str.lower()).reindex(sorted(table.columns), axis=1)
 
 
-def focus_positions(results: pd.DataFrame, *, submitter: str, division: str = "closed") -> pd.DataFrame:
-    """Per benchmark: the focus submitter's best, its position among scored systems and submitters,
-    and the fastest result."""
+def focus_positions(results: pd.DataFrame, *, submitter: Focus | str, division: str = "closed") -> pd.DataFrame:
+    """Per benchmark: the focus's best, its position among the systems with the same accelerator count
+    (its scale class) and among all, and the fastest result overall and in that class."""
+    focus = as_focus(submitter)
     rows = []
     for benchmark in sorted(results["benchmark"].dropna().unique()):
         df = scored(results, benchmark=benchmark, division=division)
         if df.empty:
             continue
         by_submitter = df.drop_duplicates("submitter", keep="first").reset_index(drop=True)
-        mine = df[df["submitter"].str.lower() == submitter.lower()]
+        mine = df[comparisons.focus_mask(df, focus)]
         row = {"benchmark": benchmark, "division": division, "systems": len(df), "submitters": len(by_submitter),
                "fastest_submitter": df.iloc[0]["submitter"], "fastest_system_id": df.iloc[0]["system_id"],
                "fastest_minutes": float(df.iloc[0]["score_min"]),
-               "focus_system_id": None, "focus_minutes": None, "system_position": None, "submitter_position": None}
+               "focus_system_id": None, "focus_minutes": None, "system_position": None, "submitter_position": None,
+               "accelerators": None, "class_position": None, "class_systems": None}
         if len(mine):
             best = mine.iloc[0]
+            in_class = comparisons.position_in_class(df, best)
             row.update(focus_system_id=best["system_id"], focus_minutes=float(best["score_min"]),
                        system_position=int(mine.index[0]) + 1,
-                       submitter_position=int(by_submitter.index[by_submitter["submitter"] == best["submitter"]][0]) + 1)
+                       submitter_position=int(by_submitter.index[by_submitter["submitter"] == best["submitter"]][0]) + 1,
+                       accelerators=None if pd.isna(best["accelerators"]) else int(best["accelerators"]),
+                       class_position=in_class[0] if in_class else None, class_systems=in_class[1] if in_class else None)
         rows.append(row)
     out = pd.DataFrame(rows, columns=["benchmark", "division", "systems", "submitters", "fastest_submitter",
                                       "fastest_system_id", "fastest_minutes", "focus_system_id", "focus_minutes",
-                                      "system_position", "submitter_position"])
-    for column in ("system_position", "submitter_position"):
+                                      "system_position", "submitter_position", "accelerators", "class_position",
+                                      "class_systems"])
+    for column in ("system_position", "submitter_position", "accelerators", "class_position", "class_systems"):
         out[column] = out[column].astype("Int64")
     return out

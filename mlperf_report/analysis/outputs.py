@@ -51,3 +51,17 @@ def show_table(name: str, make: Callable, *, languages: Iterable[str], **options
         df = make(lang=lang, **options)
         display({"text/html": to_html(df), "text/plain": df.to_string(index=False)}, raw=True,
                 metadata={"mlperf_report": {"table": name, "lang": lang}})
+
+
+def show_text(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:
+    """Display one sentence ``name`` (``make(lang=..., **options)`` returns text, or "" for nothing)
+    in every language, as a paragraph the assembler places like a table."""
+    import html
+
+    from IPython.display import display
+
+    for lang in languages:
+        text = make(lang=lang, **options)
+        if text:
+            display({"text/html": f'<p class="mlperf-remark">{html.escape(text)}</p>\n', "text/plain": text}, raw=True,
+                    metadata={"mlperf_report": {"table": name, "lang": lang}})

@@ -29,19 +29,33 @@ def submissions_table(results: pd.DataFrame, *, lang: str = "en") -> pd.DataFram
     return table.rename(columns={"submitter": label("col.submitter", lang)})
 
 
+def focus_label(summary: dict, lang: str) -> str:
+    """How tables name the focus: the submitter, or "B200 systems" for an accelerator focus."""
+    if summary.get("focus_kind") == "accelerator":
+        return label("focus.accelerator", lang, name=summary.get("focus_name", ""))
+    return str(summary.get("focus_name") or summary["focus_submitter"])
+
+
 def positions_table(summary: dict, *, lang: str = "en") -> pd.DataFrame:
-    """Per benchmark: focus submitter's best, its position among systems, and the fastest result."""
-    focus = summary["focus_submitter"]
+    """Per benchmark: the focus's best and its position among closed systems with the same accelerator
+    count (never a rank against clusters a hundred times larger), and the fastest result overall.
+    With no focus: how many systems and submitters, and the fastest."""
     rows = []
     for p in summary["positions"]:
-        position = "" if p["system_position"] is None else label("position", lang, position=p["system_position"], total=p["systems"])
-        rows.append({
-            label("col.benchmark", lang): benchmark_model(p["benchmark"], summary.get("round"), lang),
-            label("col.focus_minutes", lang, focus=focus): "" if p["focus_minutes"] is None else _minutes(p["focus_minutes"]),
-            label("col.position", lang): position,
-            label("col.fastest_submitter", lang): p["fastest_submitter"],
-            label("col.fastest", lang): _minutes(p["fastest_minutes"]),
-        })
+        row = {label("col.benchmark", lang): benchmark_model(p["benchmark"], summary.get("round"), lang)}
+        if summary.get("focus_kind") == "none":
+            row[label("col.systems", lang)] = str(p["systems"])
+            row[label("col.submitters", lang)] = str(p["submitters"])
+        else:
+            position = "" if p.get("class_position") is None else label(
+                "position_class", lang, position=p["class_position"], total=p["class_systems"],
+                count=formatting.count(p["accelerators"]))
+            row[label("col.focus_minutes", lang, focus=focus_label(summary, lang))] = (
+                "" if p["focus_minutes"] is None else _minutes(p["focus_minutes"]))
+            row[label("col.class_position", lang)] = position
+        row[label("col.fastest_submitter", lang)] = p["fastest_submitter"]
+        row[label("col.fastest", lang)] = _minutes(p["fastest_minutes"])
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

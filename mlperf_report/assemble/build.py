@@ -48,17 +48,18 @@ def report_date(config) -> str:
 
 def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
                   languages: list[str] | None = None, focus_submitter: str | None = None,
-                  force: bool = False) -> list[Path]:
+                  force: bool = False, focus_accelerator: str | None = None) -> list[Path]:
     """Render the narrative and assemble the reports of every language; return the files written."""
     from mlperf_report.core.config import load_config
 
     config = load_config(config_file).with_overrides(round=plan.round_id, focus_submitter=focus_submitter,
+                                                     focus_accelerator=focus_accelerator,
                                                      languages=languages)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
     date = report_date(config)
     inputs = report_inputs(plan, results, prices_file, config_file)
-    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus_submitter,
+    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [config.title_for(lang) for lang in langs]})
     stamp = round_out / STAMP
     expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]

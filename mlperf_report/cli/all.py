@@ -18,6 +18,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmarks", metavar="LIST", help="report: comma-separated benchmarks")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="worker processes (default: CPU count)")
     parser.add_argument("--force", action="store_true", help="report: re-run every notebook and re-assemble")
+    parser.add_argument("--focus", metavar="SUBMITTER", help="report: submitter whose story is told, or `none`")
+    parser.add_argument("--focus-accelerator", metavar="PATTERN", help="report: an accelerator across its submitters")
     parser.add_argument("--send", action="store_true", help="email the PDFs when the report is built")
     parser.add_argument("--to", help="send: comma-separated addresses instead of a configured list")
     parser.add_argument("--list", dest="list_name", metavar="NAME", help="send: configured recipient list")
@@ -34,7 +36,9 @@ def stage_argvs(args: argparse.Namespace, round_id: str | None) -> list[list[str
         stages.append(["ingest", args.source, *opt("--round", round_id), *opt("--absent", args.absent),
                        *opt("--jobs", args.jobs)])
     stages.append(["report", *opt("--round", round_id), *opt("--benchmarks", args.benchmarks),
-                   *opt("--jobs", args.jobs), *(["--force"] if args.force else [])])
+                   *opt("--jobs", args.jobs), *opt("--focus", getattr(args, "focus", None)),
+                   *opt("--focus-accelerator", getattr(args, "focus_accelerator", None)),
+                   *(["--force"] if args.force else [])])
     if args.send:
         stages.append(["send", *opt("--round", round_id), *opt("--to", args.to), *opt("--list", args.list_name),
                        *(["--dry-run"] if args.dry_run else [])])

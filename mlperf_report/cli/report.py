@@ -17,6 +17,7 @@ import csv
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from mlperf_report.core import paths
@@ -35,25 +36,51 @@ SUMMARY_TABLES = ("results.csv",)
 
 # --- plan -----------------------------------------------------------------------------------------
 
-def scored_benchmarks(results_csv: Path) -> list[str]:
-    """Benchmarks with at least one scored result (read with csv: no pandas on the planning path)."""
+def scored_rows(results_csv: Path) -> list[dict]:
+    """The scored rows of results.csv (read with csv: no pandas on the planning path)."""
     with results_csv.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         missing = {"benchmark", "status"} - set(reader.fieldnames or ())
         if missing:
             raise InputError(f"{results_csv}: column(s) {', '.join(sorted(missing))} missing; re-run `python build.py ingest`")
-        return sorted({row["benchmark"] for row in reader if row["status"] == "ok" and row.get("score_min")})
+        return [row for row in reader if row["status"] == "ok" and row.get("score_min")]
+
+
+def scored_benchmarks(results_csv: Path) -> list[str]:
+    """Benchmarks with at least one scored result."""
+    return sorted({row["benchmark"] for row in scored_rows(results_csv)})
+
+
+def _tally(values) -> str:
+    counts = Counter(v for v in values if v)
+    return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower())))
+
+
+def check_focus(focus, rows: list[dict], round_id: str) -> None:
+    """Stop before any kernel when the focus has no scored result in the round, listing the choices."""
+    if focus.kind == "none" or any(focus.matches(r.get("submitter"), r.get("accelerator_model")) for r in rows):
+        return
+    how = ("choose with --focus NAME (or focus_submitter in data/report.yaml), --focus-accelerator MODEL, "
+           "or --focus none for a neutral round overview")
+    if focus.kind == "accelerator":
+        raise UserError(f"--focus-accelerator {focus.name}: no scored result in {round_id} on an accelerator whose "
+                        f"model name contains it; accelerators with scored results (results): "
+                        f"{_tally(r.get('accelerator_model') for r in rows)}; {how}")
+    raise UserError(f"--focus {focus.name}: no scored result of this submitter in {round_id}; submitters with scored "
+                    f"results (results): {_tally(r.get('submitter') for r in rows)}; {how}")
 
 
 def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = None, data_dir: Path = paths.DATA,
               output_dir: Path = paths.OUTPUT, prices_file: Path = paths.PRICES, config_file: Path = paths.REPORT_CONFIG,
               focus_submitter: str | None = None, division: str = "closed", languages: list[str] | None = None,
-              jobs: int | None = None, force: bool = False, fresh_kernels: bool = False) -> Plan:
+              jobs: int | None = None, force: bool = False, fresh_kernels: bool = False,
+              focus_accelerator: str | None = None) -> Plan:
     """Resolve and check everything the notebooks need; raise a UserError naming the fix if anything is off."""
     from mlperf_report.core.config import DIVISIONS, load_config
     from mlperf_report.core.prices import load_prices
 
-    config = load_config(config_file).with_overrides(round=round_id, focus_submitter=focus_submitter, languages=languages)
+    config = load_config(config_file).with_overrides(round=round_id, focus_submitter=focus_submitter, languages=languages,
+                                                     focus_accelerator=_accelerator_override(focus_submitter, focus_accelerator))
     load_prices(prices_file)  # validated now, not in six kernels at once
     if division not in DIVISIONS:
         raise UserError(f"--division must be one of {list(DIVISIONS)}, got {division!r}")
@@ -62,7 +89,8 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
     for name in ("results.csv", "runs.csv"):
         if not (tables / name).is_file():
             raise InputError(f"{tables / name}: not found; run `python build.py ingest <training_results_{config.round.split('-v')[-1]} source>` first")
-    available = scored_benchmarks(tables / "results.csv")
+    rows = scored_rows(tables / "results.csv")
+    available = sorted({row["benchmark"] for row in rows})
     if benchmarks:
         unknown = [b for b in benchmarks if b not in available]
         if unknown:
@@ -73,10 +101,12 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
         chosen = available
     if not chosen:
         raise InputError(f"{tables / 'results.csv'}: no scored result in any benchmark; nothing to analyse")
+    check_focus(config.focus, [r for r in rows if r["benchmark"] in chosen], config.round)
     round_out = output_dir / config.round
     _check_writable(round_out)
 
-    common = {"round_id": config.round, "focus_submitter": config.focus_submitter, "data_dir": str(data_dir),
+    common = {"round_id": config.round, "focus_submitter": config.focus_submitter,
+              "focus_accelerator": config.focus_accelerator, "data_dir": str(data_dir),
               "prices_file": str(Path(prices_file).resolve()), "config_file": str(Path(config_file).resolve()),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
     shared_inputs = (Path(prices_file).resolve(), Path(config_file).resolve(), paths.ROOT / "requirements.txt")
@@ -86,7 +116,7 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
                     output=round_out / "notebooks" / f"{benchmark}.ipynb",
                     figures=round_out / "figures" / f"{benchmark}.json",
                     parameters={**common, "benchmark": benchmark,
-                                "baseline_system": config.baseline.system_for(benchmark) or ""},
+                                "baseline_system": config.baseline.system_for(benchmark, config.round) or ""},
                     inputs=shared_inputs + tuple(tables / n for n in BENCHMARK_TABLES) + earlier)
         for benchmark in chosen
     ]
@@ -97,6 +127,13 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
     workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     return Plan(round_id=config.round, jobs=tuple(plan_jobs), workers=workers, force=force, output_dir=output_dir,
                 fresh_kernels=fresh_kernels)
+
+
+def _accelerator_override(focus_submitter: str | None, focus_accelerator: str | None) -> str | None:
+    """``--focus NAME`` alone clears an accelerator focus set in report.yaml; None: not given."""
+    if focus_accelerator is not None:
+        return focus_accelerator.strip()
+    return "" if focus_submitter else None
 
 
 def _earlier_results(data_dir: Path, round_id: str) -> tuple[Path, ...]:
@@ -134,7 +171,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="re-run every notebook even when its inputs are unchanged")
     parser.add_argument("--fresh-kernels", action="store_true",
                         help="start a new kernel for every notebook (default: one kernel per worker, reset between notebooks)")
-    parser.add_argument("--focus", dest="focus_submitter", metavar="SUBMITTER", help="submitter to highlight (default: report.yaml's)")
+    parser.add_argument("--focus", dest="focus_submitter", metavar="SUBMITTER",
+                        help="submitter whose story the report tells, or `none` for a neutral round overview (default: report.yaml's)")
+    parser.add_argument("--focus-accelerator", metavar="PATTERN",
+                        help="tell the story of an accelerator across every submitter's systems built on it "
+                             "(text in the systems JSON's accelerator model name, case-insensitive, e.g. H100, TPU, Gaudi)")
     parser.add_argument("--division", default="closed", choices=("closed", "open"), help="division of scaling and round-over-round charts")
     parser.add_argument("--languages", metavar="LIST", help="comma-separated chart languages (default: report.yaml's, e.g. en,zh-Hant)")
     parser.add_argument("--data-dir", type=Path, default=paths.DATA, help="folder of the ingest tables (default: data/)")
@@ -156,7 +197,8 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
                      config_file=args.config, focus_submitter=getattr(args, "focus_submitter", None),
                      division=getattr(args, "division", "closed"), languages=split(getattr(args, "languages", None)),
                      jobs=getattr(args, "jobs", None), force=getattr(args, "force", False),
-                     fresh_kernels=getattr(args, "fresh_kernels", False))
+                     fresh_kernels=getattr(args, "fresh_kernels", False),
+                     focus_accelerator=getattr(args, "focus_accelerator", None))
 
 
 def summarize(results: list[NotebookResult], seconds: float) -> int:
@@ -185,7 +227,9 @@ def run(args: argparse.Namespace) -> int:
     ordered = sorted(results, key=lambda r: r.name != "summary")  # the round at a glance first
     written = build_reports(plan, ordered, prices_file=args.prices, config_file=args.config,
                             languages=split_list(getattr(args, "languages", None)),
-                            focus_submitter=getattr(args, "focus_submitter", None), force=args.force)
+                            focus_submitter=getattr(args, "focus_submitter", None), force=args.force,
+                            focus_accelerator=_accelerator_override(getattr(args, "focus_submitter", None),
+                                                                    getattr(args, "focus_accelerator", None)))
     print(f"done in {time.perf_counter() - started:.1f} s; reports in {plan.output_dir / plan.round_id}:", file=sys.stderr)
     for path in written:
         print(f"  {path}")

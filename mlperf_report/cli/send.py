@@ -151,7 +151,9 @@ def _headlines(figures_dir: Path, config_path: Path, prices_path: Path):
     from mlperf_report.core import prices
 
     figures, _summary = narrative.load_figures(figures_dir)
-    config = report_config.load_config(config_path)
+    submitter, accelerator = narrative.figures_focus(figures)
+    config = report_config.load_config(config_path).with_overrides(focus_submitter=submitter or None,
+                                                                   focus_accelerator=accelerator if submitter else None)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
     cache: dict[str, tuple[list[str], list[str]]] = {}
 
@@ -162,6 +164,13 @@ def _headlines(figures_dir: Path, config_path: Path, prices_path: Path):
         return cache[lang]
 
     return for_language
+
+
+def _subject_focus(config: dict) -> str | None:
+    """The focus the subject line names: the accelerator, the submitter, or none for an overview."""
+    accelerator = str(config.get("focus_accelerator") or "").strip()
+    submitter = str(config.get("focus_submitter") or "").strip()
+    return accelerator or (None if submitter.lower() in ("", "none") else submitter)
 
 
 def _composer(config: dict, section: dict, the_round, headlines, now):
@@ -186,7 +195,7 @@ def _composer(config: dict, section: dict, the_round, headlines, now):
                                    headlines=lines, notes=notes)
         message = mail.build_message(
             sender=str(section["sender"]), recipient=recipient,
-            subject_line=mail.subject(round_title, config.get("focus_submitter"), recipient.lang),
+            subject_line=mail.subject(round_title, _subject_focus(config), recipient.lang),
             text=text, markup=markup, pdf=job.pdf, filename=filename, now=now or datetime.now(timezone.utc))
         return message, mail.to_bytes(message)
 

@@ -20,18 +20,76 @@ DIVISIONS = ("closed", "open")
 LANGUAGES = languages.available()
 
 
+#: ``--focus none``: a neutral round overview, no submitter or accelerator highlighted.
+NO_FOCUS = "none"
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Whose story the report tells: a submitter, every system built on an accelerator, or nobody.
+
+    ``kind`` is ``submitter`` (``name`` matched case-insensitively on the results' submitter),
+    ``accelerator`` (``name`` found, case-insensitively, in the systems JSON's accelerator model
+    name) or ``none`` (a neutral round overview).
+    """
+
+    kind: str = "submitter"
+    name: str = "Graphcore"
+
+    def matches(self, submitter: object, accelerator_model: object) -> bool:
+        """Whether a result of ``submitter`` on ``accelerator_model`` belongs to the focus."""
+        if self.kind == "submitter":
+            return str(submitter or "").strip().lower() == self.name.lower()
+        if self.kind == "accelerator":
+            return self.name.lower() in str(accelerator_model or "").lower()
+        return False
+
+    @property
+    def submitter(self) -> str | None:
+        """The focus submitter (charts colour it), or None for an accelerator or no focus."""
+        return self.name if self.kind == "submitter" else None
+
+    @property
+    def key(self) -> str:
+        """One text naming the focus (figures.json, stamps): ``Graphcore``, ``accelerator:B200``, ``none``."""
+        return self.name if self.kind == "submitter" else (f"accelerator:{self.name}" if self.kind == "accelerator" else NO_FOCUS)
+
+
+def focus_of(submitter: str | None, accelerator: str | None = None) -> Focus:
+    """The focus of ``--focus NAME`` / ``--focus none`` / ``--focus-accelerator PATTERN``
+    (the accelerator wins when both are given)."""
+    if accelerator and accelerator.strip():
+        return Focus("accelerator", accelerator.strip())
+    name = (submitter or "").strip()
+    if not name or name.lower() == NO_FOCUS:
+        return Focus("none", "")
+    return Focus("submitter", name)
+
+
 @dataclass(frozen=True)
 class Baseline:
-    """The comparison system: a named system per benchmark, else the submitter's N-accelerator one."""
+    """How the comparison system of each benchmark is chosen.
 
-    submitter: str = "NVIDIA"
-    accelerators: int = 8
+    By default: the fastest ``division`` (closed), available result of the round on a competitor's
+    accelerator (``competitor``: a vendor name such as ``NVIDIA``, or a text found in the accelerator
+    model name) with the same accelerator count as the focus system. When the competitor is the focus's
+    own accelerator vendor (e.g. ``--focus NVIDIA``) or ``competitor`` is ``auto``, any other vendor's
+    accelerator qualifies. ``pins`` (round → benchmark → ``[submitter/]system_id``) override the rule;
+    ``systems`` pins for every round; ``accelerators`` fixes the count; ``submitter`` restricts the
+    candidates to one submitter.
+    """
+
+    competitor: str = "NVIDIA"
     division: str = "closed"
+    accelerators: int | None = None
+    submitter: str | None = None
     systems: dict[str, str] = field(default_factory=dict)
+    pins: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def system_for(self, benchmark: str) -> str | None:
-        """System id named for ``benchmark``, or None to pick by ``accelerators`` and ``division``."""
-        return self.systems.get(benchmark)
+    def system_for(self, benchmark: str, round_id: str | None = None) -> str | None:
+        """The pinned ``[submitter/]system_id`` of ``benchmark`` (in ``round_id``), or None to use the rule."""
+        pinned = self.pins.get(round_id or "", {}).get(benchmark)
+        return pinned or self.systems.get(benchmark)
 
 
 @dataclass(frozen=True)
@@ -39,12 +97,17 @@ class ReportConfig:
     title: str = "MLPerf Training results"
     round: str = "training-v1.0"
     focus_submitter: str = "Graphcore"
+    focus_accelerator: str = ""
     languages: tuple[str, ...] = LANGUAGES
     baseline: Baseline = field(default_factory=Baseline)
     source: dict[str, str] = field(default_factory=dict)
     mail: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
     titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
+
+    @property
+    def focus(self) -> Focus:
+        return focus_of(self.focus_submitter, self.focus_accelerator)
 
     def title_for(self, lang: str) -> str:
         """The report title in ``lang`` (``title`` may be one text or one per language)."""
@@ -63,7 +126,7 @@ class ReportConfig:
         return dataclasses.replace(self, **given)
 
 
-_KNOWN_KEYS = {"title", "round", "focus_submitter", "languages", "baseline", "source", "mail"}
+_KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "languages", "baseline", "source", "mail"}
 
 
 def load_config(path: Path | str = paths.REPORT_CONFIG) -> ReportConfig:
@@ -95,6 +158,7 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
         titles=titles,
         round=_round(raw.get("round", defaults.round), where),
         focus_submitter=_string(raw, "focus_submitter", defaults.focus_submitter, where),
+        focus_accelerator=str(raw.get("focus_accelerator") or "").strip(),
         languages=languages,
         baseline=_baseline(raw.get("baseline", {}), where),
         source=_mapping(raw, "source", where),
@@ -149,28 +213,48 @@ def _languages(value: Any, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
+_BASELINE_KEYS = ("accelerators", "competitor", "default", "division", "pins", "submitter", "systems")
+
+
 def _baseline(raw: Any, where: str) -> Baseline:
     if not isinstance(raw, dict):
-        raise InputError(f"{where}: baseline must be a mapping (submitter, default, systems), got {raw!r}")
-    unknown = sorted(set(raw) - {"submitter", "default", "systems"})
+        raise InputError(f"{where}: baseline must be a mapping (competitor, pins, ...), got {raw!r}")
+    unknown = sorted(set(raw) - set(_BASELINE_KEYS))
     if unknown:
-        raise InputError(f"{where}: baseline: unknown key(s) {', '.join(unknown)}; known: default, submitter, systems")
-    defaults = Baseline()
+        raise InputError(f"{where}: baseline: unknown key(s) {', '.join(unknown)}; known: {', '.join(_BASELINE_KEYS)}")
     default = raw.get("default") or {}
     if not isinstance(default, dict):
         raise InputError(f"{where}: baseline.default must be a mapping like {{accelerators: 8, division: closed}}")
-    accelerators = default.get("accelerators", defaults.accelerators)
-    if not isinstance(accelerators, int) or isinstance(accelerators, bool) or accelerators < 1:
+    merged = {**default, **{k: raw[k] for k in ("accelerators", "division") if k in raw}}
+    accelerators = merged.get("accelerators")
+    if accelerators is not None and (not isinstance(accelerators, int) or isinstance(accelerators, bool) or accelerators < 1):
         raise InputError(f"{where}: baseline.default.accelerators must be a positive whole number, got {accelerators!r}")
-    division = default.get("division", defaults.division)
+    division = merged.get("division", "closed")
     if division not in DIVISIONS:
         raise InputError(f"{where}: baseline.default.division must be one of {list(DIVISIONS)}, got {division!r}")
     systems = raw.get("systems") or {}
     if not isinstance(systems, dict) or not all(isinstance(v, str) and v for v in systems.values()):
         raise InputError(f"{where}: baseline.systems must map benchmark to system id, e.g. resnet: dgxa100_ngc21.05_mxnet")
-    return Baseline(
-        submitter=_string(raw, "submitter", defaults.submitter, f"{where}: baseline"),
-        accelerators=accelerators,
-        division=division,
-        systems={str(k): v for k, v in sorted(systems.items())},
-    )
+    submitter = raw.get("submitter")
+    if submitter is not None and (not isinstance(submitter, str) or not submitter.strip()):
+        raise InputError(f"{where}: baseline.submitter must be a non-empty text, got {submitter!r}")
+    competitor = raw.get("competitor", "NVIDIA")
+    if not isinstance(competitor, str) or not competitor.strip():
+        raise InputError(f"{where}: baseline.competitor must be a vendor or accelerator model text (or auto), got {competitor!r}")
+    return Baseline(competitor=competitor.strip(), division=division, accelerators=accelerators,
+                    submitter=submitter.strip() if submitter else None,
+                    systems={str(k): v for k, v in sorted(systems.items())}, pins=_pins(raw.get("pins") or {}, where))
+
+
+def _pins(raw: Any, where: str) -> dict[str, dict[str, str]]:
+    """``pins: {training-v1.0: {resnet: NVIDIA/dgxa100_ngc21.05_mxnet}}`` checked and keyed by round id."""
+    error = (f"{where}: baseline.pins must map a round to benchmark: [submitter/]system_id, "
+             "e.g. {training-v1.0: {resnet: NVIDIA/dgxa100_ngc21.05_mxnet}}")
+    if not isinstance(raw, dict):
+        raise InputError(error)
+    pins = {}
+    for round_text, by_benchmark in raw.items():
+        if not isinstance(by_benchmark, dict) or not all(isinstance(v, str) and v.strip() for v in by_benchmark.values()):
+            raise InputError(error)
+        pins[_round(round_text, f"{where}: baseline.pins")] = {str(k): v.strip() for k, v in sorted(by_benchmark.items())}
+    return pins

@@ -71,7 +71,10 @@ def fixed(value, places: int, lang: str = "en") -> str:
 
 
 def minutes(value, *, places: int = HEADLINE_PLACES) -> str:
-    """Time to train in minutes: ``14.48`` → ``14.5`` (headline) or ``14.48`` (``places=2``, tables)."""
+    """Time to train in minutes: ``14.48`` → ``14.5`` (headline) or ``14.48`` (``places=2``, tables).
+    Under one minute (the largest clusters of recent rounds) a headline keeps two decimals: ``0.12``."""
+    if places < TABLE_PLACES and abs(_finite(value, "minutes")) < 1:
+        places = TABLE_PLACES
     return fixed(value, places)
 
 

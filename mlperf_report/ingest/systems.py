@@ -49,8 +49,13 @@ def parse_count(value) -> int | None:
 
 
 def availability(status: str | None) -> str:
-    """The availability category for a systems JSON ``status`` (empty when not recognised)."""
-    return _AVAILABILITY.get(str(status or "").strip().lower(), "")
+    """The availability category for a systems JSON ``status`` (empty when not recognised); later
+    rounds spell it out (``Available on-premise``, ``Available cloud``, ``Research, Development, or Internal``)."""
+    text = str(status or "").strip().lower()
+    if text in _AVAILABILITY:
+        return _AVAILABILITY[text]
+    first = re.split(r"[\s,;:/()-]+", text, maxsplit=1)[0]
+    return _AVAILABILITY.get(first, "")
 
 
 def parse_system(data: bytes, system_id: str) -> tuple[dict, list[str]]:

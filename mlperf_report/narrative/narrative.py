@@ -23,6 +23,7 @@ from typing import Any, Mapping
 from mlperf_report.i18n import catalogue, formatting
 from mlperf_report.core import languages, paths
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
+from mlperf_report.core.config import focus_of
 from mlperf_report.suites.training import rounds
 from mlperf_report.core.errors import InputError, UserError
 
@@ -126,30 +127,33 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     figs = _checked_figures(figures)
     round_id = _round_of(figs, cfg)
     figs = [_named(f, round_id, lang) for f in figs]
-    submitter = _submitter_of(figs, cfg)
+    focus = _focus_of(figs, cfg)
     source = cfg.get("source") or {}
-    facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(),
-                   url=str(source.get("url") or "").strip(),
-                   retrieved=formatting.date(source["retrieved"], lang) if source.get("retrieved") else None,
+    url, retrieved = _source_of_round(source, round_id)
+    facts = _Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=_Notes(), url=url,
+                   retrieved=formatting.date(retrieved, lang) if retrieved else None,
                    verified=source.get("verified"), result_ids=_result_ids(cfg))
     round_ = rounds.parse_round(round_id)
-    headlines = [h for h in (_headline(f, facts) for f in figs) if h]
+    headlines = [h for h in (_headline(f, facts, focus) for f in figs) if h]
     context = {
-        "lang": lang, "mark": MARK, "submitter": submitter,
+        "lang": lang, "mark": MARK, "submitter": _subject(focus, figs, lang), "focus": _focus_view(focus, figs),
         "suite": _marked(round_.title), "round_title": round_.title, "round_id": round_id,
         "unverified": facts.verified is False, "note_prefix": f"mlperf-{lang}-note-",
         "headlines": headlines, "flagship": _flagship(headlines),
     }
     if scope == "full":
+        context["overview"] = _overview(figs, summary, facts, round_) if focus.kind == "none" else None
         context["benchmarks"] = _benchmarks(figs, round_, lang)
-        context["systems"] = _systems(figs, facts)
+        context["systems"] = _systems(figs, facts) if focus.kind == "submitter" else []
         context["divisions"] = _divisions(figs, headlines)
     perf = _perf_per_dollar(figs, facts)
     context["perf_per_dollar"] = perf
     context["price_comparisons"] = _price_comparisons(perf)
+    context["equal_scale"] = _equal_scale(figs, facts, {c["benchmark"] for c in perf})
+    context["bases"] = _bases(perf, context["equal_scale"])
     if scope == "full":
         context["previous"] = [p for p in (_previous(f, facts) for f in figs) if p]
-        context["table"] = _table(figs, facts)
+        context["table"] = _overview_table(context["overview"]) if focus.kind == "none" else _table(figs, facts, focus)
     context["notes"] = facts.notes.items
     context["legend"] = TRADEMARK_LEGEND
     context["source_url"] = facts.url
@@ -224,15 +228,59 @@ def _round_of(figs: list[dict], cfg: dict) -> str:
     return rounds.parse_round(found[0] if found else str(cfg.get("round", ""))).id
 
 
-def _submitter_of(figs: list[dict], cfg: dict) -> str:
+def _focus_of(figs: list[dict], cfg: dict):
+    """The report's focus (``focus_submitter`` / ``focus_accelerator`` of the configuration), checked
+    against the one the figures were made for (their ``focus_submitter`` holds ``Focus.key``)."""
     wanted = str(cfg.get("focus_submitter") or "").strip()
+    accelerator = str(cfg.get("focus_accelerator") or "").strip()
     made_for = sorted({str(f["focus_submitter"]) for f in figs if f.get("focus_submitter")})
-    if wanted and made_for and made_for != [wanted]:
+    if not (wanted or accelerator):
+        if not made_for:
+            raise InputError("no focus submitter: set focus_submitter in data/report.yaml")
+        key = made_for[0]
+        wanted, accelerator = (None, key.split(":", 1)[1]) if key.startswith("accelerator:") else (key, None)
+    focus = focus_of(wanted, accelerator)
+    if made_for and made_for != [focus.key]:
+        option = {"submitter": f"--focus {focus.name}", "accelerator": f"--focus-accelerator {focus.name}",
+                  "none": "--focus none"}[focus.kind]
         raise UserError(f"the figures were made for focus submitter {', '.join(made_for)} but the report is for "
-                        f"{wanted}; re-run the notebooks with --focus {wanted}")
-    if not (wanted or made_for):
-        raise InputError("no focus submitter: set focus_submitter in data/report.yaml")
-    return wanted or made_for[0]
+                        f"{focus.key}; re-run the notebooks with {option}")
+    return focus
+
+
+def figures_focus(figures: Mapping[str, dict]) -> tuple[str, str]:
+    """(focus_submitter, focus_accelerator) the figures were made for, as configuration values (the
+    send stage mails the report that was built, whatever report.yaml says now); ("", "") if unknown."""
+    made_for = sorted({str(f.get("focus_submitter")) for f in figures.values()
+                       if isinstance(f, Mapping) and f.get("focus_submitter")})
+    if len(made_for) != 1:
+        return "", ""
+    key = made_for[0]
+    return ("none", key.split(":", 1)[1]) if key.startswith("accelerator:") else (key, "")
+
+
+def _focus_submitters(figs: list[dict]) -> list[str]:
+    """Submitters of the focus results, most results first (an accelerator's partners)."""
+    counts: dict[str, int] = {}
+    for fig in figs:
+        for division in DIVISIONS:
+            for result in _focus(fig, division):
+                name = str(result.get("submitter", ""))
+                counts[name] = counts.get(name, 0) + 1
+    return sorted(counts, key=lambda n: (-counts[n], n.lower()))
+
+
+def _focus_view(focus, figs: list[dict]) -> dict:
+    submitters = _focus_submitters(figs) if focus.kind == "accelerator" else []
+    return {"kind": focus.kind, "name": focus.name, "submitters": submitters,
+            "submitter_count": formatting.count(len(submitters)), "one_submitter": len(submitters) == 1}
+
+
+def _subject(focus, figs: list[dict], lang: str) -> str:
+    """Who the sentences are about: the submitter, "B200 systems", or nothing for an overview."""
+    if focus.kind == "accelerator":
+        return catalogue.message("focus.accelerator", lang, name=focus.name)
+    return focus.name
 
 
 def _result_ids(cfg: dict) -> dict[str, str]:
@@ -322,8 +370,19 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
         "host_processor_model": _text(result.get("host_processor_model")),
         "framework": _text(result.get("framework")),
         "availability": _text(result.get("availability")),
-        "note": note,
+        "note": note, "scale": None,
     }
+
+
+def _source_of_round(source: Mapping, round_id: str) -> tuple[str, str | None]:
+    """The configured source URL and retrieval date, when they are this round's; a results-repository
+    URL of another round (report.yaml names v1.0's) becomes this round's repository, with no date."""
+    url = str(source.get("url") or "").strip()
+    retrieved = source.get("retrieved")
+    match = _TREE.search(url)
+    if match and match.group(0) != f"training_results_v{rounds.parse_round(round_id).version}":
+        return _url_of_round(url, round_id), None
+    return url, str(retrieved) if retrieved else None
 
 
 def _url_of_round(url: str, round_id: str) -> str:
@@ -360,22 +419,182 @@ def _focus(fig: Mapping, division: str) -> list[dict]:
 # ----------------------------------------------------------------------------------------- sections
 
 
-def _headline(fig: Mapping, facts: _Facts) -> dict | None:
-    """The focus submitter's largest system on one benchmark: its best closed and open times."""
+def _headline_pick(fig: Mapping, neutral: bool) -> tuple[dict, int] | None:
+    """The results a headline cites (per division) and their accelerator count: the focus's largest
+    system's best closed and open times, or with no focus the round's fastest closed result."""
+    if neutral:
+        fastest = (fig.get("fastest") or {}).get("closed")
+        return ({"closed": fastest, "open": None}, _int(fastest.get("accelerators")) or 0) if _minutes(fastest) else None
     candidates = _focus(fig, "closed") + _focus(fig, "open")
     if not candidates:
         return None
     largest = max(_int(r.get("accelerators")) or 0 for r in candidates)
-    best = {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
-            for d in DIVISIONS}
+    return {d: next((r for r in _focus(fig, d) if (_int(r.get("accelerators")) or 0) == largest), None)
+            for d in DIVISIONS}, largest
+
+
+def _headline(fig: Mapping, facts: _Facts, focus=None) -> dict | None:
+    """One benchmark's headline: the cited results, the lead (the faster division), and for a focus
+    where its closed result stands among closed systems of its size, with its common-scale result."""
+    neutral = focus is not None and focus.kind == "none"
+    picked = _headline_pick(fig, neutral)
+    if picked is None:
+        return None
+    best, largest = picked
     lead = "open" if best["open"] and (not best["closed"] or _minutes(best["open"]) < _minutes(best["closed"])) else "closed"
     views = {d: _result(best[d], fig, facts) if best[d] else None for d in DIVISIONS}
+    if views["closed"] is not None and not neutral:
+        views["closed"] = {**views["closed"], "scale": _scale_of(fig, best["closed"])}
     return {
+        "common": None if neutral or focus is None else _common_scale_result(fig, facts, best["closed"]),
         "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
         "lead": lead, "result": views[lead], "closed": views["closed"], "open": views["open"],
         "other": views["closed" if lead == "open" else "open"],
         "accelerators_n": largest,
     }
+
+
+def _scale_of(fig: Mapping, result: Mapping) -> dict | None:
+    """Where a closed focus result stands among the closed systems with its accelerator count (from
+    ``scales`` in figures.json): "the fastest of 12 closed systems with 8 accelerators"."""
+    count = _int(result.get("accelerators"))
+    for scale in fig.get("scales") or []:
+        best = scale.get("focus_best") or {}
+        if _int(scale.get("accelerators")) != count or not count:
+            continue
+        if (best.get("submitter"), best.get("system_id")) != (result.get("submitter"), result.get("system_id")):
+            return None
+        systems, position = _int(scale.get("systems")), _int(scale.get("focus_position"))
+        if not (systems and position) or systems < 2:
+            return None
+        return {"count": formatting.count(count), "systems": formatting.count(systems),
+                "position": formatting.count(position), "first": position == 1, "only": systems == 1}
+    return None
+
+
+def _common_scale_result(fig: Mapping, facts: _Facts, headline: Mapping | None) -> dict | None:
+    """The focus's best closed result at the accelerator count most closed results share, when the
+    headline result is at another scale: the like-for-like figure beside the record."""
+    common = next((s for s in fig.get("scales") or [] if isinstance(s, Mapping) and s.get("common")), None)
+    best = (common or {}).get("focus_best")
+    if not (best and _minutes(best)):
+        return None
+    if headline and (best.get("submitter"), best.get("system_id")) == (headline.get("submitter"), headline.get("system_id")):
+        return None
+    scale = _scale_of(fig, best)
+    return {**_result(best, fig, facts), "scale": scale} if scale else None
+
+
+def _basis(fig: Mapping) -> dict | None:
+    """How the baseline of a benchmark was chosen (``baseline_rule`` of figures.json), for the notes."""
+    rule = fig.get("baseline_rule") if isinstance(fig.get("baseline_rule"), Mapping) else {}
+    used = rule.get("used")
+    if used in ("pinned", "named"):
+        return {"how": "pinned"}
+    if used not in ("rule", "default"):
+        return None
+    competitor = str(rule.get("competitor") or "")
+    vendors = [str(v) for v in rule.get("vendors") or []]
+    other = competitor.lower() == "auto" or competitor.lower() in [v.lower() for v in vendors]
+    count, candidates = _int(rule.get("accelerators")), _int(rule.get("candidates"))
+    return {"how": "rule", "count": formatting.count(count) if count else None,
+            "candidates": formatting.count(candidates) if candidates else None,
+            "competitor": competitor, "other_vendor": other, "vendors": vendors}
+
+
+def _equal_scale(figs: list[dict], facts: _Facts, priced: set[str]) -> list[dict]:
+    """Time to train of the focus and the baseline at the same accelerator count, for benchmarks with
+    no performance-per-dollar claim (no sourced price for one of the two systems)."""
+    claims = []
+    for fig in figs:
+        equal = fig.get("equal_scale")
+        if fig["benchmark"] in priced or not isinstance(equal, Mapping):
+            continue
+        mine, base = equal.get("focus"), equal.get("baseline")
+        if not (_minutes(mine) and _minutes(base)):
+            continue
+        ratio = _minutes(base) / _minutes(mine)
+        mine_view, base_view = _result(mine, fig, facts), _result(base, fig, facts)
+        basis = _basis(fig)
+        note = facts.notes.cite(("equal_scale", fig["benchmark"]), {
+            "kind": "equal_scale", "model": _benchmark_model(fig), "system": mine_view["system"],
+            "baseline": base_view["system"], "basis": basis,
+            "formula": {"baseline": base_view["minutes_table"], "system": mine_view["minutes_table"],
+                        "ratio": formatting.fixed(ratio, 2)}})
+        claims.append({"benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
+                       "count": formatting.count(_int(equal.get("accelerators")) or 0), "system": mine_view,
+                       "baseline": base_view, "ratio": formatting.ratio(max(ratio, 1 / ratio)), "faster": ratio > 1,
+                       "same": round(ratio, 2) == 1.0, "note": note, "basis": basis})
+    return claims
+
+
+def _bases(perf: list[dict], equal: list[dict]) -> list[dict]:
+    """One sentence per comparison system: which benchmarks it serves and how it was chosen."""
+    out: dict[tuple, dict] = {}
+    for claim in [*perf, *equal]:
+        basis = claim.get("basis")
+        if not basis:
+            continue
+        key = (claim["baseline"]["system"], basis["how"], basis.get("count"))
+        entry = out.setdefault(key, {"system": claim["baseline"]["system"], "basis": basis, "models": []})
+        if claim["model"] not in entry["models"]:
+            entry["models"].append(claim["model"])
+    return list(out.values())
+
+
+def _overview(figs: list[dict], summary: dict | None, facts: _Facts, round_: rounds.Round) -> dict:
+    """The neutral round overview (``--focus none``): submitters, what is new, the fastest result of
+    each benchmark overall and at the scale most systems share."""
+    submitters = []
+    for entry in (summary or {}).get("submissions") or []:
+        total = sum(int(n) for n in (entry.get("scored") or {}).values() if isinstance(n, int))
+        if total:
+            submitters.append((str(entry.get("submitter", "")), total))
+    submitters.sort(key=lambda s: (-s[1], s[0].lower()))
+    benchmarks = []
+    for fig in figs:
+        fastest = (fig.get("fastest") or {}).get("closed")
+        if not _minutes(fastest):
+            continue
+        entry = {"benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
+                 "fastest": _result(fastest, fig, facts),
+                 "systems": None, "common": None}
+        scales = [s for s in fig.get("scales") or [] if isinstance(s, Mapping)]
+        entry["systems"] = formatting.count(sum(_int(s.get("systems")) or 0 for s in scales)) if scales else None
+        common = next((s for s in scales if s.get("common") and _minutes(s.get("fastest"))), None)
+        if common and (common["fastest"].get("system_id"), common["fastest"].get("submitter")) != (
+                fastest.get("system_id"), fastest.get("submitter")) and (_int(common.get("systems")) or 0) > 1:
+            entry["common"] = {"count": formatting.count(_int(common.get("accelerators")) or 0),
+                               "systems": formatting.count(_int(common.get("systems")) or 0),
+                               "result": _result(common["fastest"], fig, facts)}
+        benchmarks.append(entry)
+    previous = rounds.previous_round_id(round_.id)
+    before = rounds.parse_round(previous).benchmarks if previous else ()
+    return {
+        "submitters": [{"name": n, "results": formatting.count(c)} for n, c in submitters],
+        "submitter_count": formatting.count(len(submitters)),
+        "result_count": formatting.count(sum(c for _, c in submitters)),
+        "benchmarks": benchmarks,
+        "previous_suite": _marked(rounds.parse_round(previous).title) if previous else None,
+        "new": [_catalogue_names(b, round_.id, facts.lang) for b in round_.benchmarks if before and b not in before],
+        "retired": [_catalogue_names(b, previous, facts.lang) for b in before if b not in round_.benchmarks],
+    }
+
+
+def _catalogue_names(benchmark: str, round_id: str, lang: str) -> dict:
+    """A benchmark's names in ``lang`` for a round (new or retired ones have no figures)."""
+    return {"benchmark": benchmark, "model": rounds.benchmark_model(benchmark, round_id, lang),
+            "title": rounds.benchmark_title(benchmark, round_id, lang)}
+
+
+def _overview_table(overview: dict | None) -> list[dict]:
+    """The results the overview cites: fastest closed result per benchmark, and at the common scale."""
+    rows = []
+    for entry in (overview or {}).get("benchmarks") or []:
+        rows.append({"model": entry["model"], "baseline": False, **entry["fastest"]})
+        if entry["common"]:
+            rows.append({"model": entry["model"], "baseline": False, **entry["common"]["result"]})
+    return rows
 
 
 def _flagship(headlines: list[dict]) -> str | None:
@@ -497,7 +716,7 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
             }
             claim = {
                 "benchmark": fig["benchmark"], "model": _benchmark_model(fig), "title": _benchmark_title(fig),
-                "division": division, "system": sys_view, "baseline": base_view,
+                "division": division, "system": sys_view, "baseline": base_view, "basis": _basis(fig),
                 "chips_differ": sys_view["accelerators"] != base_view["accelerators"],
                 "categories_differ": bool(sys_view["availability"] and base_view["availability"]
                                           and sys_view["availability"] != base_view["availability"]),
@@ -512,6 +731,7 @@ def _perf_per_dollar(figs: list[dict], facts: _Facts) -> list[dict]:
                 "system_accelerator_model": sys_view["accelerator_model"],
                 "baseline_accelerator_model": base_view["accelerator_model"],
                 "price": claim["price"], "baseline_price": claim["baseline_price"], "formula": formula,
+                "basis": claim["basis"],
             })
             claims.append(claim)
     return claims
@@ -569,13 +789,18 @@ def _previous(fig: Mapping, facts: _Facts) -> dict | None:
             "note": note}
 
 
-def _table(figs: list[dict], facts: _Facts) -> list[dict]:
-    """Every focus result and the baseline it is compared with, minutes to two decimals."""
+def _table(figs: list[dict], facts: _Facts, focus=None) -> list[dict]:
+    """Every focus result (for an accelerator, each submitter's fastest per benchmark and division)
+    and the baseline it is compared with, minutes to two decimals."""
     rows = []
     for fig in figs:
-        compared = bool(fig.get("perf_per_dollar"))
+        compared = bool(fig.get("perf_per_dollar") or fig.get("equal_scale"))
         for division in DIVISIONS:
-            for result in _focus(fig, division):
+            results = _focus(fig, division)
+            if focus is not None and focus.kind == "accelerator":
+                results = list({str(r.get("submitter")): r for r in reversed(results)}.values())
+                results = sorted(results, key=_minutes)
+            for result in results:
                 rows.append({"model": _benchmark_model(fig), "baseline": False, **_result(result, fig, facts)})
         baseline = fig.get("baseline")
         if compared and baseline and _minutes(baseline) and any(_focus(fig, d) for d in DIVISIONS):

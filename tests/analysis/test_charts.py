@@ -44,16 +44,27 @@ def bars(ax):
     return [(ticks[round(y)], w, c) for y, w, c in sorted(found)]
 
 
-def test_time_to_train_bars_sorted_divisions_apart_focus_highlighted(v10, ax):
+def test_time_to_train_bars_in_scale_classes_divisions_apart_focus_highlighted(v10, ax):
     data = metrics.scored(v10, benchmark="bert")
     charts.time_to_train(data, focus="Graphcore", baseline=("NVIDIA", "dgxa100_ngc21.05_pytorch"), benchmark="BERT", ax=ax)
     got = bars(ax)
-    assert [(name, round(w, 2)) for name, w, _ in got] == [
-        ("Graphcore IPU-POD64 (closed)", 11.08), ("NVIDIA DGX A100 640GB", 21.69),
-        ("Graphcore IPU-POD16", 34.49), ("Graphcore IPU-POD64 (open)", 9.39)]  # open last
-    assert [c for *_, c in got] == [FOCUS, BASE, FOCUS, FOCUS]
+    assert [(name, round(w, 2)) for name, w, _ in got] == [   # smallest scale class first; open last
+        ("NVIDIA DGX A100 640GB", 21.69), ("Graphcore IPU-POD16", 34.49),
+        ("Graphcore IPU-POD64 (closed)", 11.08), ("Graphcore IPU-POD64 (open)", 9.39)]
+    assert [c for *_, c in got] == [BASE, FOCUS, FOCUS, FOCUS]
     assert ax.get_title() == "Time to train, BERT" and "minutes" in ax.get_xlabel()
-    assert {t.get_text() for t in ax.texts} >= {"Closed division", "Open division"}
+    texts = {t.get_text() for t in ax.texts}
+    assert texts >= {"Closed division", "Open division", "8 accelerators", "16 accelerators", "64 accelerators"}
+
+
+def test_time_to_train_highlights_the_focus_results_by_key(v10, ax):
+    """An accelerator focus highlights systems of several submitters, given as (submitter, system) keys."""
+    data = metrics.scored(v10, benchmark="resnet")
+    keys = {("Graphcore", "ipu-pod16-TF1"), ("Acme", "acme-box-4")}
+    charts.time_to_train(data, focus=keys, baseline=None, benchmark="ResNet", ax=ax)
+    colours = {name: c for name, _, c in bars(ax)}
+    assert colours["Graphcore IPU-POD16"] == FOCUS and colours["Acme Box 4"] == FOCUS
+    assert colours["Graphcore IPU-POD64"] == OTHER
 
 
 def test_labels_tell_look_alike_systems_apart():
@@ -64,7 +75,7 @@ def test_labels_tell_look_alike_systems_apart():
 
 
 def test_perf_per_dollar_bars_are_ratios_and_skip_unpriced(v10, ax):
-    base = metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE)
+    base = metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE, round_id="training-v1.0")
     perf = metrics.perf_per_dollar(v10, benchmark="resnet", baseline_row=base, catalogue=CATALOGUE, round_id="training-v1.0")
     charts.perf_per_dollar(perf, focus="Graphcore", baseline_name="NVIDIA DGX A100 640GB", benchmark="ResNet-50", ax=ax)
     got = bars(ax)

@@ -51,16 +51,35 @@ def test_focus_results_per_division(v10):
 
 
 def test_baseline_by_name_and_by_default_accelerator_count(v10):
-    assert metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE)["system_id"] == "dgxa100_ngc21.05_mxnet"
+    assert metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE, round_id="training-v1.0")["system_id"] == "dgxa100_ngc21.05_mxnet"
     default = Baseline(submitter="NVIDIA", accelerators=8)
     assert metrics.resolve_baseline(v10, benchmark="bert", baseline=default)["system_id"] == "dgxa100_ngc21.05_pytorch"
     assert metrics.resolve_baseline(v10, benchmark="bert", baseline=Baseline(submitter="Nobody")) is None
-    # a named system this round does not have: the default rule, and the record says so
+    # a pinned system this round does not have: the rule, and the record says so
     renamed = Baseline(submitter="NVIDIA", accelerators=8, systems={"resnet": "dgxa100_ngc21.09_mxnet"})
-    row = metrics.resolve_baseline(v10, benchmark="resnet", baseline=renamed)
-    assert row["system_id"] == "dgxa100_ngc21.05_mxnet"
-    assert metrics.baseline_rule(row, benchmark="resnet", baseline=renamed)["used"] == "default"
-    assert metrics.baseline_rule(row, benchmark="resnet", baseline=BASELINE)["used"] == "named"
+    row, rule = metrics.choose_baseline(v10, benchmark="resnet", baseline=renamed)
+    assert row["system_id"] == "dgxa100_ngc21.05_mxnet" and rule["used"] == "rule"
+    assert metrics.choose_baseline(v10, benchmark="resnet", baseline=BASELINE, round_id="training-v1.0")[1]["used"] == "pinned"
+    # pins are per round: v1.0's pin does not apply to another round's figures
+    assert BASELINE.system_for("resnet", "training-v1.1") is None
+
+
+def test_default_baseline_is_a_competitor_at_the_focus_system_s_accelerator_count(v10):
+    from mlperf_report.core.config import Focus
+
+    rule_only = Baseline(competitor="NVIDIA")
+    row, rule = metrics.choose_baseline(v10, benchmark="resnet", baseline=rule_only, focus=Focus("submitter", "Graphcore"))
+    assert row is not None and row["system_id"] == "dgxa100_n8_ngc21.05_mxnet" and rule["accelerators"] == 64
+    row, rule = metrics.choose_baseline(v10, benchmark="resnet", baseline=Baseline(competitor="NVIDIA", accelerators=8),
+                                        focus=Focus("submitter", "Graphcore"))
+    assert row["system_id"] == "dgxa100_ngc21.05_mxnet" and rule["candidates"] == 1
+    # focus NVIDIA with competitor NVIDIA: another vendor's accelerator at NVIDIA's count (Graphcore's 64-IPU POD)
+    row, rule = metrics.choose_baseline(v10, benchmark="resnet", baseline=rule_only, focus=Focus("submitter", "NVIDIA"))
+    assert row["system_id"] == "ipu-pod64-TF1" and rule["accelerators"] == 64 and rule["vendors"] == ["NVIDIA"]
+    # an accelerator focus across submitters: every system on it is the focus, never its own baseline
+    row, _ = metrics.choose_baseline(v10, benchmark="resnet", baseline=Baseline(competitor="auto"),
+                                     focus=Focus("accelerator", "A100"))
+    assert row["submitter"] == "Graphcore" and row["accelerators"] == 64
 
 
 @pytest.mark.parametrize("benchmark, system, expected", [
@@ -68,7 +87,7 @@ def test_baseline_by_name_and_by_default_accelerator_count(v10):
     ("bert", "ipu-pod16-POPART-closed", 21.69 * 300000 / (34.49 * 149995)),  # 1.26, "1.3x"
 ])
 def test_perf_per_dollar_ratio_is_the_published_one(v10, benchmark, system, expected):
-    base = metrics.resolve_baseline(v10, benchmark=benchmark, baseline=BASELINE)
+    base = metrics.resolve_baseline(v10, benchmark=benchmark, baseline=BASELINE, round_id="training-v1.0")
     perf = metrics.perf_per_dollar(v10, benchmark=benchmark, baseline_row=base, catalogue=CATALOGUE, round_id="training-v1.0")
     row = perf[perf["system_id"] == system].iloc[0]
     assert row["ratio"] == pytest.approx(expected, rel=1e-12)

@@ -15,7 +15,7 @@ from mlperf_report.analysis import outputs as nb_outputs
 from synthetic_round import write_tree
 
 CHARTS = ["time_to_train", "scaling", "perf_per_dollar", "run_spread", "round_over_round"]
-TABLES = ["no_price", "results"]
+TABLES = ["equal_scale", "results"]
 LANGS = ["en", "zh-Hant"]
 
 
@@ -93,8 +93,12 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir
     job, nb = executed
     text = job.figures.read_text(encoding="utf-8")
     got = json.loads(text)
-    assert list(got) == ["round", "benchmark", "benchmark_title", "benchmark_model", "focus_submitter", "fastest",
-                         "focus", "baseline", "baseline_rule", "perf_per_dollar", "previous_round", "unscored"]
+    assert list(got) == ["round", "benchmark", "benchmark_title", "benchmark_model", "focus_submitter", "focus_kind",
+                         "focus_name", "fastest", "focus", "baseline", "baseline_rule", "perf_per_dollar", "equal_scale",
+                         "scales", "previous_round", "unscored"]
+    assert got["baseline_rule"]["used"] == "pinned" and got["equal_scale"] is None  # priced: perf/$ instead
+    assert [(s["accelerators"], s["systems"], s["focus_position"]) for s in got["scales"]] == [
+        (4, 1, None), (8, 1, None), (16, 1, 1), (64, 2, 2)]
     assert got["baseline"]["system_id"] == "dgxa100_ngc21.05_mxnet" and got["baseline"]["minutes"] == 28.77
     assert [r["minutes"] for r in got["focus"]["closed"]] == [14.48, 37.12]
     [ppd] = got["perf_per_dollar"]
@@ -105,8 +109,8 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir
     assert got["unscored"][0]["status_detail"] == "incomplete: 1 of 5 runs present"
     # same inputs, other process: byte-identical figures and charts
     a = context.load_benchmark(**{k: job.parameters[k] for k in ("round_id", "benchmark", "division", "focus_submitter",
-                                                                  "baseline_system", "data_dir", "prices_file", "config_file")})
+                                                                  "focus_accelerator", "baseline_system", "data_dir", "prices_file", "config_file")})
     assert figures.to_json(a.figures()) == text
-    svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored, focus=a.focus,
+    svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored, focus=a.focus_keys,
                                baseline=a.baseline_key, benchmark=a.title)
     assert svg == tagged_outputs(nb)[("chart", "time_to_train", "zh-Hant")]["data"]["image/svg+xml"]

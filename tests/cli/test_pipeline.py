@@ -33,7 +33,7 @@ def test_plan_one_notebook_per_scored_benchmark_plus_summary(data_dir, tmp_path)
     resnet = plan.jobs[1]
     assert resnet.output == tmp_path / "out" / "training-v1.0" / "notebooks" / "resnet.ipynb"
     assert resnet.figures == tmp_path / "out" / "training-v1.0" / "figures" / "resnet.json"
-    assert resnet.parameters["baseline_system"] == "dgxa100_ngc21.05_mxnet"
+    assert resnet.parameters["baseline_system"] == "NVIDIA/dgxa100_ngc21.05_mxnet"
     assert resnet.parameters["languages"] == ["en", "zh-Hant"]
     assert data_dir / "training-v0.7" / "results.csv" in resnet.inputs  # round over round reads it
     assert pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path).workers >= 1

@@ -12,10 +12,27 @@ def test_shipped_configuration_loads_with_the_press_release_baselines():
     assert config.round == "training-v1.0"
     assert config.focus_submitter == "Graphcore"
     assert config.languages == ("en", "zh-Hant")
-    assert config.baseline.submitter == "NVIDIA"
-    assert config.baseline.system_for("resnet") == "dgxa100_ngc21.05_mxnet"
-    assert config.baseline.system_for("bert") == "dgxa100_ngc21.05_pytorch"
-    assert config.baseline.system_for("ssd") is None and config.baseline.accelerators == 8
+    assert config.baseline.competitor == "NVIDIA" and config.baseline.division == "closed"
+    assert config.baseline.system_for("resnet", "training-v1.0") == "NVIDIA/dgxa100_ngc21.05_mxnet"
+    assert config.baseline.system_for("bert", "training-v1.0") == "NVIDIA/dgxa100_ngc21.05_pytorch"
+    assert config.baseline.system_for("ssd", "training-v1.0") is None and config.baseline.accelerators is None
+    assert config.baseline.system_for("resnet", "training-v4.1") is None   # pins are per round
+    assert config.focus.kind == "submitter" and config.focus.name == "Graphcore"
+
+
+@pytest.mark.parametrize("submitter, accelerator, kind, key", [
+    ("Graphcore", None, "submitter", "Graphcore"),
+    ("none", None, "none", "none"),
+    ("NONE", "", "none", "none"),
+    ("Graphcore", "MI300X", "accelerator", "accelerator:MI300X"),
+])
+def test_the_three_kinds_of_focus(submitter, accelerator, kind, key):
+    from mlperf_report.core.config import focus_of
+
+    focus = focus_of(submitter, accelerator)
+    assert (focus.kind, focus.key) == (kind, key)
+    assert focus.matches("graphcore", "GC200 IPU") == (kind == "submitter")
+    assert focus.matches("AMD", "AMD Instinct MI300X") == (kind == "accelerator")
 
 
 def test_unknown_key_names_the_file_and_the_key(tmp_path):
@@ -31,6 +48,9 @@ def test_unknown_key_names_the_file_and_the_key(tmp_path):
     ({"baseline": {"default": {"accelerators": 0}}}, r"baseline\.default\.accelerators must be a positive"),
     ({"baseline": {"default": {"division": "closd"}}}, r"baseline\.default\.division must be one of"),
     ({"baseline": {"systems": {"resnet": 3}}}, r"baseline\.systems must map benchmark to system id"),
+    ({"baseline": {"pins": {"training-v1.0": ["resnet"]}}}, r"baseline\.pins must map a round"),
+    ({"baseline": {"pins": {"v9": {"resnet": "x"}}}}, r"baseline\.pins: round"),
+    ({"baseline": {"competitor": ""}}, r"baseline\.competitor must be"),
     ({"title": ""}, r"title must be a non-empty text"),
 ])
 def test_invalid_values_say_what_is_accepted(raw, message):

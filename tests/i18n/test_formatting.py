@@ -14,7 +14,8 @@ from mlperf_report.i18n import formatting as fmt
     (37.12, "37.1", "37.12"),
     (14.45, "14.5", "14.45"),      # half-up on the decimal a reader sees, not on the binary float
     (2.675, "2.7", "2.68"),
-    (0.04, "0.0", "0.04"),
+    (0.04, "0.04", "0.04"),  # under a minute: two decimals even in headlines
+    (0.12, "0.12", "0.12"),
     (1234.5, "1,234.5", "1,234.50"),
 ])
 def test_minutes_round_half_up_to_one_decimal_in_headlines_and_two_in_tables(value, headline, table):

@@ -107,3 +107,15 @@ def benchmark_model(benchmark: str, round_id: str | Round | None = None, lang: s
 
 def _round_for(benchmark: str, round_id: str | Round | None) -> str:
     return str(round_id) if round_id is not None else (catalogue.newest_round(benchmark) or "")
+
+
+def previous_round_id(round_id: str) -> str | None:
+    """The round just before ``round_id`` among the rounds mlperf-logging knows (``training-v4.0`` for
+    ``training-v4.1``, ``training-v3.1`` for ``training-v4.0``), or None."""
+    this = parse_round(round_id)
+    for major in range(this.major, -1, -1):
+        top = this.minor - 1 if major == this.major else 9
+        for minor in range(top, -1, -1):
+            if Round(major, minor).benchmarks:
+                return Round(major, minor).id
+    return None
