@@ -108,9 +108,6 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp)
     if perf["result"] is None:
         valid, reasons = False, [f"no result: {perf['why']}", *reasons]
-    if system is None:
-        problems.append({"file": "/".join(folder.key[:2]) + f"/systems/{folder.system}.json",
-                         "problem": "systems JSON missing for a results folder"})
     s = system or {}
     return {"round": round_.id, "division": folder.division, "category": s.get("category", ""),
             "availability": s.get("availability", ""), "submitter": s.get("submitter") or folder.submitter,
@@ -178,6 +175,11 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
         if progress:
             progress(done, len(folders))
     results = _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS))
+    known = {(d, o, stem.lower()) for d, o, stem in tree.systems}
+    for division, org, system in sorted({f.key[:3] for f in folders}):
+        if (division, org, system.lower()) not in known:
+            problems.append({"file": f"{division}/{org}/systems/{system}.json",
+                             "problem": "systems JSON missing; its results have no system facts"})
     systems_df = pd.DataFrame(list(systems.values()))
     if not systems_df.empty:
         front = ["submitter", "system_id", "division", "category", "availability"]
