@@ -59,7 +59,7 @@ def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None 
     df = _labelled(data.head(MAX_BARS), focus, lang)
     _bars(ax, df, "result", "{:,.2f}" if not higher_is_better(scenario) else "{:,.0f}")
     unit = str(df["unit"].iloc[0])
-    ax.set_title(label("inference.rank.title", lang, model=model, scenario=_scenario(scenario, lang)))
+    ax.set_title(label("inference.rank.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
     ax.set_xlabel(label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
                         lang, unit=unit))
     return ax
@@ -73,7 +73,7 @@ def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str
         return _note(ax, label("empty", lang))
     df = _labelled(data.head(MAX_BARS), focus, lang)
     _bars(ax, df, "per_accelerator", "{:,.1f}")
-    ax.set_title(label("inference.per_acc.title", lang, model=model, scenario=_scenario(scenario, lang)))
+    ax.set_title(label("inference.per_acc.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
     ax.set_xlabel(label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
     return ax
 
@@ -101,7 +101,7 @@ def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: st
                      lang: str = "en", ax=None):
     """Result per watt (Offline, Server) where power results were read; otherwise says why there are none."""
     ax = _axes(ax)
-    ax.set_title(label("inference.power.title", lang, model=model, scenario=_scenario(scenario, lang)))
+    ax.set_title(label("inference.power.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
     if data.empty:
         return _note(ax, label("inference.power.none", lang))
     df = _labelled(data.assign(per_watt=data["result"] / data["power_result"]), focus, lang)

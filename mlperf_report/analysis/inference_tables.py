@@ -148,6 +148,7 @@ def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     from mlperf_report.i18n.labels import label
 
     places = 3 if data.empty or data["scenario"].iloc[0] in LATENCY_SCENARIOS else 1
+    unit = "" if data.empty else f" ({data['unit'].iloc[0]})"
 
     def category(text: str) -> str:
         return ", ".join(label(f"inference.category.{c}", lang) for c in str(text).split(",") if c)
@@ -157,8 +158,7 @@ def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
         label("inference.col.submitter", lang): data["submitter"],
         label("inference.col.category", lang): data["category"].map(category),
         label("col.accelerators", lang): data["accelerators"].map(lambda n: "" if pd.isna(n) else str(int(n))),
-        label("inference.col.result", lang): data["result"].map(lambda v: formatting.fixed(float(v), places, lang)),
-        label("inference.col.unit", lang): data["unit"],
+        label("inference.col.result", lang) + unit: data["result"].map(lambda v: formatting.fixed(float(v), places, lang)),
     })
 
 

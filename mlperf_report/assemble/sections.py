@@ -114,6 +114,10 @@ def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str 
     from mlperf_report.suites.training import rounds
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
+    if parameters.get("model"):  # an Inference model notebook
+        from mlperf_report.suites.inference import models
+
+        return models.title(str(parameters["model"]), lang)
     benchmark = parameters.get("benchmark") or stem
     if benchmark in rounds.BENCHMARK_NAMES:
         return rounds.benchmark_title(benchmark)

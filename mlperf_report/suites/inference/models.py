@@ -60,7 +60,9 @@ def title(model: str, language: str = "en") -> str:
     """``llama2-70b-99`` -> "Llama 2 70B (99 % of reference accuracy)" (en) or its zh-Hant form."""
     base, variant = split_variant(model)
     entry = _MODELS.get(base)
-    name = (entry[1] if language.startswith("zh") else entry[0]) if entry else model
+    if entry is None:  # open-division model names are shown as the tree spells them
+        return model
+    name = entry[1] if language.startswith("zh") else entry[0]
     if not variant:
         return name
     if language.startswith("zh"):
