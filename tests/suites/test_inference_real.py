@@ -44,3 +44,11 @@ def test_every_published_result_is_valid_and_scored(v41):
     assert set(r["scenario"]) == {"Offline", "Server", "SingleStream", "MultiStream"}
     assert (r.category == "datacenter,edge").any() and set(r.division) == {"closed", "open"}
     assert v41.manifest["counts"]["with_power"] > 0 and v41.problems == []
+
+
+def test_embedded_tables_are_this_ingest_of_the_shared_round(v41, tmp_path):
+    from mlperf_report.suites.inference.ingest import write_tables
+
+    write_tables(v41, tmp_path)
+    for name in ("results.csv", "systems.csv", "manifest.json"):
+        assert (tmp_path / name).read_bytes() == (paths.DATA / "inference-v4.1" / name).read_bytes(), name
