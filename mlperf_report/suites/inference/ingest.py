@@ -105,7 +105,8 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
     required = validity.required_tests(models.split_variant(model)[0], models.is_llm(model))
     comp = validity.judge_compliance({test: {n.rsplit("/", 1)[-1]: _text(source, n) for n in names}
                                       for test, names in folder.compliance.items()}, required)
-    valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp)
+    valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
+                                      enforce=not round_.rules_carried_over)
     if perf["result"] is None:
         valid, reasons = False, [f"no result: {perf['why']}", *reasons]
     s = system or {}
@@ -114,7 +115,8 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
             "system_id": folder.system, "system_name": s.get("system_name", ""), "model": folder.model,
             "scenario": folder.scenario, "metric": perf["metric"], "result": perf["result"], "unit": perf["unit"],
             "valid": valid, "status_detail": "; ".join(reasons), "accuracy": acc.value,
-            "accuracy_target_met": acc.met, "compliance_passed": comp.passed if required or comp.passed is False else None, "power_result": None,
+            "accuracy_target_met": acc.met,
+            "compliance_passed": comp.passed if required or comp.passed is False or folder.compliance else None, "power_result": None,
             "power_unit": POWER_UNITS.get(folder.scenario, "") if folder.power else "",
             **{k: s.get(k) for k in ("accelerator_model", "accelerators", "host_processor_model",
                                      "host_processors", "nodes", "framework")}}
