@@ -24,7 +24,8 @@ def _value(value: float, higher_is_better: bool, lang: str) -> str:
 def _scenario_line(fig: dict, s: dict, lang: str) -> str:
     model = fig["title"].get(lang) or fig["model"]
     common = {"model": model, "scenario": label(f"inference.scenario.{s['scenario']}", lang),
-              "division": label(f"division.{fig['division']}.in_text", lang), "unit": s["unit"]}
+              "division": label(f"division.{fig['division']}.in_text", lang),
+              "unit": "ms" if s["unit"] == "Latency (ms)" else s["unit"]}
     mine = s.get("focus")
     if mine:
         system = mine["system_name"] or mine["system_id"]
@@ -86,7 +87,8 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
     title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
     e = html.escape
     body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
-            "<ul>" + "".join(f"<li>{e(line)}</li>" for line in claims(figures, focus, lang)) + "</ul>",
+            "<ul>" + "".join(f"<li>{e(line)}</li>" for line in claims(figures, focus, lang) or claims(figures, None, lang))
+            + "</ul>",
             f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
     notes = [f"<p>{e(_citation(figures, round_id, lang))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
