@@ -55,6 +55,12 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
     assert "29,228.2 Tokens/s, 1 of 1 results" in en and "Result not verified by MLCommons Association" in en
     assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
     assert (out / "inference-v4.1" / "report.zh-Hant.pdf").read_bytes().startswith(b"%PDF-")
+    sent = subprocess.run([sys.executable, "build.py", "send", "--round", "inference-v4.1", "--to", "cto@example.com",
+                           "--dry-run", "--data-dir", str(data_dir), "--output-dir", str(out)],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+    assert sent.returncode == 0, sent.stderr[-2000:]
+    eml = (out / "inference-v4.1" / "mail" / "en-cto_example.com.eml").read_bytes().decode("utf-8", "replace")
+    assert "mlperf-inference-v4.1-report.en.pdf" in eml
 
 
 @pytest.mark.skipif(not EMBEDDED.is_file(), reason="embedded data/inference-v4.1 not ingested")
