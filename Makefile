@@ -30,6 +30,7 @@ test: venv system-deps  ## run the test suite
 bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs ../shared/mlperf)
 	$(PY) bench/ingest_speed.py
 	$(PY) bench/compliance_speed.py
+	$(PY) bench/inference_ingest_speed.py
 	$(PY) bench/notebooks_speed.py
 	$(PY) bench/report_speed.py
 	$(PY) bench/build_speed.py
@@ -41,6 +42,7 @@ fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (fig
 data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
 	for v in 0.7 1.0 1.1 4.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \
 	  --absent ../shared/mlperf/ABSENT.txt --quiet || exit 1; done
+	$(PY) build.py ingest ../shared/mlperf/inference_results_v4.1.zip --quiet
 
 clean:  ## remove generated output (keeps .venv)
 	rm -rf output

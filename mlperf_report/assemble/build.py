@@ -69,6 +69,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         return expected
 
     from mlperf_report.assemble import document
+    from mlperf_report.narrative import inference as inference_narrative
     from mlperf_report.narrative import narrative
     from mlperf_report.core.prices import load_prices
 
@@ -78,7 +79,8 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     notebooks = tuple(r.notebook for r in results)
     requests = []
     for i, lang in enumerate(langs):
-        rendered = narrative.render(figures, summary, config, lang, catalogue=catalogue)
+        rendered = inference_narrative.for_round(plan.round_id).render(figures, summary, config, lang,
+                                                                       catalogue=catalogue)
         requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
                                                round_out, config.title_for(lang), date,
                                                default_copy=i == 0))

@@ -118,6 +118,10 @@ def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str 
     from mlperf_report.suites.training import rounds
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
+    if parameters.get("model"):  # an Inference model notebook
+        from mlperf_report.suites.inference import models
+
+        return models.title(str(parameters["model"]), lang)
     benchmark = parameters.get("benchmark") or stem
     if parameters.get("benchmark") or rounds.benchmark_title(benchmark) != benchmark:
         return rounds.benchmark_title(benchmark, parameters.get("round_id"), lang)

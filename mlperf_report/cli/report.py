@@ -85,6 +85,15 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
     if division not in DIVISIONS:
         raise UserError(f"--division must be one of {list(DIVISIONS)}, got {division!r}")
     data_dir, output_dir = Path(data_dir).resolve(), Path(output_dir).resolve()
+    workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    from mlperf_report.suites import suite_for
+
+    if suite_for(config.round).name == "inference":
+        from mlperf_report.cli.inference_report import make_inference_plan
+
+        return make_inference_plan(config, models=benchmarks, data_dir=data_dir, output_dir=output_dir,
+                                   config_file=config_file, division=division, workers=workers, force=force,
+                                   fresh_kernels=fresh_kernels, check_writable=_check_writable)
     tables = data_dir / config.round
     for name in ("results.csv", "runs.csv"):
         if not (tables / name).is_file():
@@ -124,7 +133,6 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
                                  output=round_out / "notebooks" / "summary.ipynb",
                                  figures=round_out / "figures" / "summary.json",
                                  parameters=common, inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
-    workers = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     return Plan(round_id=config.round, jobs=tuple(plan_jobs), workers=workers, force=force, output_dir=output_dir,
                 fresh_kernels=fresh_kernels)
 

@@ -100,7 +100,7 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     from mlperf_report.mail import recipients as mail_config
     from mlperf_report.core import paths
     from mlperf_report.mail import report_check
-    from mlperf_report.suites.training import rounds
+    from mlperf_report.suites import suite_for
     from mlperf_report.mail import smtp
     from mlperf_report.core.errors import UserError
 
@@ -108,8 +108,9 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     section = mail_config.mail_section(config)
     langs = mail_config.languages(config)
     try:
-        the_round = rounds.parse_round(round_id or str(config.get("round") or ""))
-    except ValueError as error:
+        wanted = round_id or str(config.get("round") or "")
+        the_round = suite_for(wanted).parse_round(wanted)
+    except (ValueError, UserError) as error:
         raise UserError(f"{error}; pass --round or set `round:` in {config_path}") from None
     recipients = mail_config.select_recipients(section, langs, to=to, list_name=list_name, lang=lang)
     if not recipients:
@@ -126,7 +127,7 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         reports[wanted] = (pdf_path, data, mail.sha256(data))
     jobs = [Job(r, *reports[r.lang]) for r in recipients]
 
-    headlines = _headlines(round_dir / "figures", Path(config_path), Path(data_dir) / "prices.yaml")
+    headlines = _headlines(round_dir / "figures", Path(config_path), Path(data_dir) / "prices.yaml", the_round.id)
     compose = _composer(config, section, the_round, headlines, now)
     session = None
     if not dry_run:
@@ -139,7 +140,7 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     envelope_from=mail.envelope_sender(str(section["sender"])))
 
 
-def _headlines(figures_dir: Path, config_path: Path, prices_path: Path):
+def _headlines(figures_dir: Path, config_path: Path, prices_path: Path, round_id: str):
     """lang -> (headline lines, their notes), from the narrative, as the report words them.
 
     No figures (a report built without notebooks) means a body without figures, never invented ones.
@@ -147,13 +148,17 @@ def _headlines(figures_dir: Path, config_path: Path, prices_path: Path):
     if not any(Path(figures_dir).glob("*.json")):
         return lambda lang: ([], [])
     from mlperf_report.core import config as report_config
-    from mlperf_report.narrative import narrative
+    from mlperf_report.narrative import inference, narrative
     from mlperf_report.core import prices
 
     figures, _summary = narrative.load_figures(figures_dir)
-    submitter, accelerator = narrative.figures_focus(figures)
-    config = report_config.load_config(config_path).with_overrides(focus_submitter=submitter or None,
-                                                                   focus_accelerator=accelerator if submitter else None)
+    config = report_config.load_config(config_path)
+    if inference.for_round(round_id) is inference:  # Inference claims name the round being sent
+        config, narrative = config.with_overrides(round=round_id), inference
+    else:  # the focus of the report that was built, not the configured one
+        submitter, accelerator = narrative.figures_focus(figures)
+        config = config.with_overrides(focus_submitter=submitter or None,
+                                       focus_accelerator=accelerator if submitter else None)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
     cache: dict[str, tuple[list[str], list[str]]] = {}
 

@@ -44,6 +44,8 @@ class Suite:
 SUITES: dict[str, Suite] = {
     "training": Suite("training", item_notebook="benchmark.ipynb", summary_notebook="summary.ipynb",
                       item_parameter="benchmark"),
+    "inference": Suite("inference", item_notebook="inference_model.ipynb",
+                       summary_notebook="inference_summary.ipynb", item_parameter="model"),
 }
 
 

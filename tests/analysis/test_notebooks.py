@@ -29,10 +29,24 @@ def plan(data_dir, tmp_path_factory):
     return report.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path_factory.mktemp("out"))
 
 
+@pytest.fixture(scope="module")
+def inference_plan(tmp_path_factory):
+    """The plan of an Inference round (its notebooks are checked the same way)."""
+    from mlperf_report.core.sources import open_source
+    from mlperf_report.suites.inference.ingest import ingest, write_tables
+    from mlperf_report.suites.inference.rounds import parse_round
+    from tests.inference_trees import inference_tree
+
+    root = tmp_path_factory.mktemp("inference")
+    source, facts = open_source(str(inference_tree(root / "tree")))
+    write_tables(ingest(source, facts, parse_round("inference-v4.1")), root / "data" / "inference-v4.1")
+    return report.make_plan(round_id="inference-v4.1", data_dir=root / "data", output_dir=root / "out")
+
+
 @pytest.mark.parametrize("notebook", sorted(paths.NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
-def test_parameters_match_what_build_py_passes(notebook, plan):
+def test_parameters_match_what_build_py_passes(notebook, plan, inference_plan):
     declared = papermill.inspect_notebook(str(notebook))
-    jobs = [job for job in plan.jobs if job.notebook == notebook]
+    jobs = [job for job in plan.jobs + inference_plan.jobs if job.notebook == notebook]
     assert jobs, f"build.py never runs {notebook.name}"
     for job in jobs:
         assert set(job.parameters) == set(declared), f"{notebook.name}: passed {sorted(job.parameters)}, declared {sorted(declared)}"

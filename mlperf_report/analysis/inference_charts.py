@@ -1,0 +1,126 @@
+"""The charts of an Inference model, in the seaborn way: ``data`` first, keyword-only options,
+``ax=None``, return the Axes. The direction of better (higher throughput, lower latency) is said on
+the value axis; derived per-accelerator figures say that they are derived.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+from mlperf_report.analysis import style
+from mlperf_report.analysis.charts import system_labels
+from mlperf_report.i18n.labels import label
+from mlperf_report.suites.inference.metrics import higher_is_better
+
+_COLORS = {"focus": style.FOCUS_COLOR, "other": style.OTHER_COLOR}
+#: Most bars a ranking shows (the best ones); the table beside it lists them all.
+MAX_BARS = 25
+
+
+def _axes(ax):
+    return plt.gca() if ax is None else ax
+
+
+def _note(ax, text: str):
+    ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, wrap=True)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    return ax
+
+
+def _labelled(df: pd.DataFrame, focus: str | None, lang: str) -> pd.DataFrame:
+    shown = df.assign(display_name=df["system_name"].where(df["system_name"] != "", df["system_id"]))
+    group = ["focus" if focus and s.lower() == focus.lower() else "other" for s in shown["submitter"]]
+    return shown.assign(_label=system_labels(shown, lang), _group=group)
+
+
+def _bars(ax, df: pd.DataFrame, value: str, fmt: str) -> None:
+    order = df["_label"].tolist()
+    hue = [g for g in ("focus", "other") if (df["_group"] == g).any()]
+    sns.barplot(data=df, x=value, y="_label", hue="_group", order=order, hue_order=hue, palette=_COLORS,
+                dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
+    for container in ax.containers:
+        ax.bar_label(container, fmt=fmt, padding=2, fontsize=7)
+    ax.set_ylabel("")
+    ax.margins(x=0.15)
+
+
+def _scenario(scenario: str, lang: str) -> str:
+    return label(f"inference.scenario.{scenario}", lang)
+
+
+def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None, lang: str = "en", ax=None):
+    """The primary metric of every valid result of one scenario, best first."""
+    ax = _axes(ax)
+    if data.empty:
+        return _note(ax, label("empty", lang))
+    df = _labelled(data.head(MAX_BARS), focus, lang)
+    _bars(ax, df, "result", "{:,.2f}" if not higher_is_better(scenario) else "{:,.0f}")
+    unit = str(df["unit"].iloc[0])
+    ax.set_title(label("inference.rank.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    ax.set_xlabel(label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
+                        lang, unit=unit))
+    return ax
+
+
+def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None, lang: str = "en",
+                    ax=None):
+    """Derived: result ÷ accelerators, best first."""
+    ax = _axes(ax)
+    if data.empty:
+        return _note(ax, label("empty", lang))
+    df = _labelled(data.head(MAX_BARS), focus, lang)
+    _bars(ax, df, "per_accelerator", "{:,.1f}")
+    ax.set_title(label("inference.per_acc.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    ax.set_xlabel(label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
+    return ax
+
+
+def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None,
+                       lang: str = "en", ax=None):
+    """Each valid result as a point: accelerator count against the result, by submitter."""
+    ax = _axes(ax)
+    df = data[data["accelerators"].notna()]
+    if df.empty:
+        return _note(ax, label("empty", lang))
+    df = df.assign(accelerators=df["accelerators"].astype(float))
+    palette = style.submitter_palette(df["submitter"], focus=focus)
+    sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_title(label("inference.scaling.title", lang, model=model, scenario=_scenario(scenario, lang)))
+    ax.set_xlabel(label("inference.scaling.x", lang))
+    ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
+    ax.legend(fontsize=6, ncol=2, loc="best")
+    return ax
+
+
+def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None,
+                     lang: str = "en", ax=None):
+    """Result per watt (Offline, Server) where power results were read; otherwise says why there are none."""
+    ax = _axes(ax)
+    ax.set_title(label("inference.power.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    if data.empty:
+        return _note(ax, label("inference.power.none", lang))
+    df = _labelled(data.assign(per_watt=data["result"] / data["power_result"]), focus, lang)
+    _bars(ax, df.sort_values("per_watt", ascending=False), "per_watt", "{:,.2f}")
+    return ax
+
+
+def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous: str, focus: str | None = None,
+                     lang: str = "en", ax=None):
+    """Best result per submitter and scenario in the previous round and this one."""
+    ax = _axes(ax)
+    if data.empty or data["round"].nunique() < 2:
+        return _note(ax, label("inference.ror.none", lang, model=model, previous=previous))
+    df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
+    palette = style.submitter_palette(df["submitter"], focus=focus)
+    sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
+    ax.set_yscale("log")
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.set_title(label("inference.ror.title", lang, model=model, previous=previous, round=round_id))
+    ax.legend(fontsize=6, ncol=2, loc="best")
+    return ax

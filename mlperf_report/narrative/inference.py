@@ -1,0 +1,114 @@
+"""The narrative of an Inference round, en and zh-Hant, from the model notebooks' figures.
+
+Claims follow MLCommons' messaging rules for Inference: each names the round, division and category
+and the model and scenario; comparisons are like for like (same model, scenario, division and
+accelerator count); derived per-accelerator figures are marked as not verified by MLCommons
+Association; result IDs are said to be absent from this copy of the results.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Mapping
+
+from mlperf_report.core.rounds import parse_round_id
+from mlperf_report.i18n import formatting
+from mlperf_report.i18n.labels import label
+from mlperf_report.narrative.narrative import Rendered
+
+
+def _value(value: float, higher_is_better: bool, lang: str) -> str:
+    return formatting.fixed(value, 1 if higher_is_better else 3, lang)
+
+
+def _scenario_line(fig: dict, s: dict, lang: str) -> str:
+    model = fig["title"].get(lang) or fig["model"]
+    common = {"model": model, "scenario": label(f"inference.scenario.{s['scenario']}", lang),
+              "division": label(f"division.{fig['division']}.in_text", lang),
+              "unit": "ms" if s["unit"] == "Latency (ms)" else s["unit"]}
+    mine = s.get("focus")
+    if mine:
+        system = mine["system_name"] or mine["system_id"]
+        return label("inference.narr.scenario", lang, **common, system=system,
+                     value=_value(mine["result"], s["higher_is_better"], lang), rank=mine["rank"], count=s["results"],
+                     like_count=mine["like_count"], accelerators=mine["accelerators"] or "?",
+                     like_rank=mine["like_rank"])
+    best = s["best"]
+    return label("inference.narr.best", lang, **common, value=_value(best["result"], s["higher_is_better"], lang),
+                 system=best["system_name"] or best["system_id"], submitter=best["submitter"])
+
+
+def claims(figures: Mapping[str, dict], focus: str | None, lang: str) -> list[str]:
+    """One sentence per model and scenario: the focus's standing, or (no focus) the best result."""
+    lines = []
+    for model in sorted(figures):
+        fig = figures[model]
+        for s in fig.get("scenarios", []):
+            if not focus or s.get("focus"):
+                lines.append(_scenario_line(fig, s, lang))
+    return lines
+
+
+def _categories(figures: Mapping[str, dict], lang: str) -> str:
+    found = sorted({c for fig in figures.values() for s in fig.get("scenarios", [])
+                    for entry in (s.get("focus") or s["best"],) for c in str(entry["category"]).split(",") if c})
+    return ", ".join(label(f"inference.category.{c}", lang) for c in found)
+
+
+def _headline(summary: dict | None, focus: str | None, round_title: str, lang: str) -> tuple[str, str]:
+    if not summary:
+        return "", ""
+    if not focus:
+        return label("inference.narr.headline_nofocus", lang, round_title=round_title, results=summary["results"],
+                     submitters=summary["submitters"]), ""
+    if not summary["focus_results"]:
+        return label("inference.narr.absent", lang, focus=focus, round_title=round_title), ""
+    divisions = ", ".join(label(f"division.{d}.in_text", lang) for d in summary["focus_divisions"])
+    categories = ", ".join(label(f"inference.category.{c}", lang) for c in summary["focus_categories"])
+    availability = ", ".join(label(f"inference.availability.{a}", lang) for a in summary["focus_availability"] if a)
+    return (label("inference.narr.headline", lang, focus=focus, round_title=round_title,
+                  results=summary["focus_results"], models=len(summary["focus_models"])),
+            label("inference.narr.intro", lang, focus=focus, divisions=divisions, categories=categories,
+                  availability=availability))
+
+
+def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
+    divisions = sorted({fig["division"] for fig in figures.values()})
+    return label("inference.narr.citation", lang, version=parse_round_id(round_id).version,
+                 division=", ".join(label(f"division.{d}.in_text", lang) for d in divisions),
+                 categories=_categories(figures, lang))
+
+
+def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
+           *, catalogue: Any = None) -> Rendered:
+    """Narrative and notes of one language as HTML fragments."""
+    focus = config.focus_submitter or None
+    round_id = config.round
+    title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
+    e = html.escape
+    body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
+            "<ul>" + "".join(f"<li>{e(line)}</li>" for line in claims(figures, focus, lang) or claims(figures, None, lang))
+            + "</ul>",
+            f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
+    notes = [f"<p>{e(_citation(figures, round_id, lang))}</p>",
+             f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
+    return Rendered("\n".join(part for part in body if part), "\n".join(notes))
+
+
+def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+    """The email's lead: the claims with a ``[1]`` marker into the citation note."""
+    return [f"{line} [1]" for line in claims(figures, config.focus_submitter or None, lang)[:6]]
+
+
+def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+    return [f"[1] {_citation(figures, config.round, lang)}"]
+
+
+def for_round(round_id: str):
+    """The narrative module of a round's suite (this one for Inference, ``narrative`` for Training)."""
+    from mlperf_report.narrative import narrative
+    from mlperf_report.suites import suite_for
+
+    import sys
+
+    return sys.modules[__name__] if suite_for(round_id).name == "inference" else narrative

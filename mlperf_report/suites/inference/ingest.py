@@ -1,0 +1,216 @@
+"""Ingest of an Inference results tree: one row per result folder in ``results.csv``, the systems in
+``systems.csv``, and ``manifest.json`` (counts, problems, and the checker rules this copy cannot apply).
+
+The files are small (a few KB each), so they are read in one pass in this process.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from mlperf_report import __version__
+from mlperf_report.core.atomic import write_texts
+from mlperf_report.core.errors import InputError
+from mlperf_report.core.sources import Source
+from mlperf_report.ingest.systems import SystemJsonError, parse_system
+from mlperf_report.suites.inference import accuracy, models, validity
+from mlperf_report.suites.inference.loadgen import SummaryError, parse_summary
+from mlperf_report.suites.inference.metrics import POWER_UNITS, primary_metric
+from mlperf_report.suites.inference.rounds import Round
+from mlperf_report.suites.inference.tree import ResultFolder, Tree, classify
+
+RESULT_COLUMNS = ["round", "division", "category", "availability", "submitter", "system_id", "system_name",
+                  "model", "scenario", "metric", "result", "unit", "valid", "status_detail", "accuracy",
+                  "accuracy_target_met", "compliance_passed", "power_result", "power_unit",
+                  "accelerator_model", "accelerators", "host_processor_model", "host_processors", "nodes",
+                  "framework"]
+INT_COLUMNS = ("accelerators", "host_processors", "nodes")
+
+#: Checker rules this tool cannot apply to a cut tree, and why (recorded in every manifest).
+NOT_CHECKED = [
+    "power results: the checker averages the analyzer's samples between LoadGen's power_begin and power_end "
+    "(mlperf_log_detail.txt) in spl.txt; the cut tree has neither file, so power_result is left empty and "
+    "power_unit only marks results measured with power",
+    "TEST01 accuracy fallback: a failed deterministic-mode accuracy check is settled by baseline_accuracy.txt "
+    "vs compliance_accuracy.txt, absent from the cut tree; such results are not marked invalid",
+    "seeds, sample counts, minimum duration and query counts, detail-log errors and LLM TTFT/TPOT limits are "
+    "read from mlperf_log_detail.txt by the checker; here LoadGen's own verdict in the summary stands for them",
+    "required scenarios per category and file-presence checks (mlperf_log_accuracy.json, measurements) "
+    "are not re-checked",
+]
+
+
+@dataclass
+class IngestResult:
+    round: Round
+    results: pd.DataFrame
+    systems: pd.DataFrame
+    manifest: dict
+    problems: list[dict] = field(default_factory=list)
+
+
+def _text(source: Source, name: str | None) -> str | None:
+    return source.read_bytes(name).decode("utf-8", errors="replace") if name else None
+
+
+def category(system_type: str) -> str:
+    """systems JSON ``system_type`` -> ``datacenter``, ``edge`` or ``datacenter,edge``."""
+    kinds = {k.strip().lower() for k in str(system_type or "").split(",") if k.strip()}
+    return ",".join(k for k in ("datacenter", "edge") if k in kinds)
+
+
+def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple, dict]:
+    systems = {}
+    for (division, submitter, stem), entry in sorted(tree.systems.items()):
+        try:
+            row, issues = parse_system(source.read_bytes(entry.name), stem)
+        except SystemJsonError as error:
+            problems.append({"file": entry.name, "problem": str(error)})
+            continue
+        problems.extend({"file": entry.name, "problem": issue} for issue in issues)
+        row["category"] = category(row.get("raw_system_type", ""))
+        row["division"] = division
+        systems[(division, submitter, stem.lower())] = row
+    return systems
+
+
+def _performance(round_: Round, folder: ResultFolder, text: str | None, problems: list[dict]) -> dict:
+    if text is None:
+        return {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "why": "mlperf_log_summary.txt missing"}
+    try:
+        summary = parse_summary(text)
+    except SummaryError as error:
+        problems.append({"file": folder.summary, "problem": str(error)})
+        return {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "why": str(error)}
+    if summary.scenario != folder.scenario:
+        problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
+                                                           f"folder says {folder.scenario}"})
+    metric = primary_metric(round_, models.canonical(folder.model), folder.scenario, summary)
+    return {"valid_lg": summary.valid, "unmet": summary.unmet, "metric": metric.key, "result": metric.value,
+            "unit": metric.unit, "why": metric.why_missing}
+
+
+def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict | None,
+               problems: list[dict]) -> dict:
+    perf = _performance(round_, folder, _text(source, folder.summary), problems)
+    acc_text = _text(source, folder.accuracy)
+    acc = (accuracy.judge(acc_text, models.canonical(folder.model), round_.rules_version) if acc_text is not None
+           else accuracy.Accuracy(None, False, "accuracy/accuracy.txt missing"))
+    model = models.canonical(folder.model)
+    required = validity.required_tests(models.split_variant(model)[0], models.is_llm(model))
+    comp = validity.judge_compliance({test: {n.rsplit("/", 1)[-1]: _text(source, n) for n in names}
+                                      for test, names in folder.compliance.items()}, required)
+    valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
+                                      enforce=not round_.rules_carried_over)
+    if perf["result"] is None:
+        valid, reasons = False, [f"no result: {perf['why']}", *reasons]
+    s = system or {}
+    return {"round": round_.id, "division": folder.division, "category": s.get("category", ""),
+            "availability": s.get("availability", ""), "submitter": s.get("submitter") or folder.submitter,
+            "system_id": folder.system, "system_name": s.get("system_name", ""), "model": folder.model,
+            "scenario": folder.scenario, "metric": perf["metric"], "result": perf["result"], "unit": perf["unit"],
+            "valid": valid, "status_detail": "; ".join(reasons), "accuracy": acc.value,
+            "accuracy_target_met": acc.met,
+            "compliance_passed": comp.passed if required or comp.passed is False or folder.compliance else None, "power_result": None,
+            "power_unit": POWER_UNITS.get(folder.scenario, "") if folder.power else "",
+            **{k: s.get(k) for k in ("accelerator_model", "accelerators", "host_processor_model",
+                                     "host_processors", "nodes", "framework")}}
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in INT_COLUMNS:
+        frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("Int64")
+    for column in ("accuracy_target_met", "compliance_passed"):
+        frame[column] = frame[column].astype("boolean")
+    return frame
+
+
+def _strip(top: str) -> Callable[[str], str]:
+    prefix = top + "/" if top else ""
+    return lambda name: name[len(prefix):] if prefix and name.startswith(prefix) else name
+
+
+def _manifest(round_: Round, source_facts: dict, tree: Tree, results: pd.DataFrame, systems: pd.DataFrame,
+              problems: list[dict]) -> dict:
+    status = results["valid"].map({True: "valid", False: "invalid"}).value_counts().sort_index()
+    rules = "v{}.{}".format(*round_.rules_version)
+    return {
+        "tool": "mlperf-report", "tool_version": __version__, "suite": "inference",
+        "round": round_.id, "source": {**source_facts, "tree_top": tree.top},
+        "rules": {"checker_rules_of": rules, "carried_over": round_.rules_carried_over,
+                  "not_checked": NOT_CHECKED},
+        "counts": {
+            "result_files": int(sum(1 for f in tree.results.values() if f.summary)),
+            "result_sets": len(results), "systems": len(systems),
+            "scored": int(results["result"].notna().sum()),
+            "by_status": {k: int(v) for k, v in status.items()},
+            "with_power": int((results["power_unit"] != "").sum()),
+            "problems": len(problems), "ignored": len(tree.ignored),
+        },
+        "problems": problems,
+        "ignored": [{"file": name, "reason": reason} for name, reason in tree.ignored],
+    }
+
+
+def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None = None,
+           progress: Callable[[int, int], None] | None = None, absent: list[str] = ()) -> IngestResult:
+    """Read and judge a whole Inference results tree (no output written). ``jobs`` and ``absent`` are
+    accepted for the common ingest interface; the summaries are small and read in one pass."""
+    listing = source.list()
+    problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
+    tree = classify(listing.entries)
+    if not tree.results:
+        raise InputError(f"{source.label}: no result folders found (expected <division>/<submitter>/results/"
+                         "<system>/<model>/<scenario>/performance/run_1/mlperf_log_summary.txt); is this an "
+                         "MLPerf Inference results tree? Nothing was written.")
+    systems = read_systems(source, tree, problems)
+    rows = []
+    folders = [tree.results[k] for k in sorted(tree.results)]
+    for done, folder in enumerate(folders, 1):
+        system = systems.get((folder.division, folder.submitter, folder.system.lower()))
+        rows.append(result_row(round_, source, folder, system, problems))
+        if progress:
+            progress(done, len(folders))
+    results = _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS))
+    known = {(d, o, stem.lower()) for d, o, stem in tree.systems}
+    for division, org, system in sorted({f.key[:3] for f in folders}):
+        if (division, org, system.lower()) not in known:
+            problems.append({"file": f"{division}/{org}/systems/{system}.json",
+                             "problem": "systems JSON missing; its results have no system facts"})
+    systems_df = pd.DataFrame(list(systems.values()))
+    if not systems_df.empty:
+        front = ["submitter", "system_id", "division", "category", "availability"]
+        systems_df = systems_df[front + [c for c in systems_df.columns if c not in front]]
+        systems_df = _typed_systems(systems_df)
+    strip = _strip(tree.top)
+    problems = sorted(({"file": strip(p["file"]), "problem": p["problem"]} for p in problems),
+                      key=lambda p: (p["file"], p["problem"]))
+    tree.ignored = [(strip(n), r) for n, r in tree.ignored]
+    manifest = _manifest(round_, source_facts, tree, results, systems_df, problems)
+    return IngestResult(round_, results, systems_df, manifest, problems)
+
+
+def _typed_systems(frame: pd.DataFrame) -> pd.DataFrame:
+    for column in INT_COLUMNS:
+        if column in frame.columns:
+            frame[column] = pd.to_numeric(frame[column], errors="coerce").astype("Int64")
+    return frame
+
+
+def _csv(frame: pd.DataFrame) -> str:
+    return frame.to_csv(index=False, lineterminator="\n")
+
+
+def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
+    """Write results.csv, systems.csv and manifest.json: temporary names first, renamed together."""
+    texts = {
+        "results.csv": _csv(result.results),
+        "systems.csv": _csv(result.systems),
+        "manifest.json": json.dumps(result.manifest, indent=2, ensure_ascii=False) + "\n",
+    }
+    return write_texts({out_dir / name: text for name, text in texts.items()})

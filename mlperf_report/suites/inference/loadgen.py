@@ -1,0 +1,66 @@
+"""LoadGen's ``mlperf_log_summary.txt``: the ``name : value`` lines, the verdict and its reason.
+
+The summary prints LoadGen's result fields under readable names; the checker reads the same values
+from the detail log (absent from the cut trees) by key. ``SUMMARY_FIELDS`` ties the two.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_LINE = re.compile(r"^\s*\*?\s*(?P<name>[A-Za-z0-9][^:]*?)\s*:\s*(?P<value>\S.*?)\s*$")
+
+#: The checker's detail-log key -> the summary line carrying the same value.
+SUMMARY_FIELDS = {
+    "result_samples_per_second": "Samples per second",
+    "result_tokens_per_second": "Tokens per second",
+    "result_inferred_tokens_per_second": "Tokens per second (inferred)",
+    "result_scheduled_samples_per_sec": "Scheduled samples per second",
+    "result_completed_samples_per_sec": "Completed samples per second",
+    "result_completed_tokens_per_second": "Completed tokens per second",
+    "result_inferred_completed_tokens_per_second": "Completed tokens per second (inferred)",
+    "early_stopping_latency_ss": "Early stopping 90th percentile estimate",
+    "early_stopping_latency_ms": "Early stopping 99th percentile estimate",
+    "result_90.00_percentile_latency_ns": "90th percentile latency (ns)",
+    "result_99.00_percentile_per_query_latency_ns": "99th percentile latency (ns)",
+}
+
+
+class SummaryError(ValueError):
+    """A summary that cannot be read; the message says what is wrong."""
+
+
+@dataclass
+class Summary:
+    scenario: str
+    mode: str
+    valid: bool
+    fields: dict[str, str] = field(default_factory=dict)
+    unmet: list[str] = field(default_factory=list)  # the constraints LoadGen reports as not satisfied
+
+    def number(self, key: str) -> float | None:
+        """The value of a checker key (``result_samples_per_second``) as a float, None when absent."""
+        text = self.fields.get(SUMMARY_FIELDS.get(key, key))
+        try:
+            return float(text) if text is not None else None
+        except ValueError:
+            return None
+
+
+def parse_summary(text: str) -> Summary:
+    """Parse a summary's text (first value wins when a name repeats, as in the LLM summaries)."""
+    fields: dict[str, str] = {}
+    unmet = []
+    for line in text.splitlines():
+        match = _LINE.match(line)
+        if not match:
+            continue
+        name, value = match.group("name"), match.group("value")
+        fields.setdefault(name, value)
+        if name.endswith("satisfied") and value.strip().lower() != "yes":
+            unmet.append(name)
+    if "Scenario" not in fields or "Result is" not in fields:
+        raise SummaryError("not a LoadGen summary (no 'Scenario :' or 'Result is :' line)")
+    scenario = fields["Scenario"].replace(" ", "")
+    return Summary(scenario, fields.get("Mode", ""), fields["Result is"].strip().upper() == "VALID", fields, unmet)

@@ -1,0 +1,75 @@
+"""Inference round facts: which rules of MLCommons' submission checker apply to a round.
+
+Rounds newer than the newest the tool knows take the newest known rules (the checker changes slowly;
+the manifest records that the rules were carried over).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlperf_report.core.rounds import RoundId, parse_round_id
+
+#: Rounds whose rules were read from the checker; later rounds reuse the last one's.
+KNOWN_VERSIONS = ((4, 0), (4, 1))
+
+
+@dataclass(frozen=True)
+class Round:
+    """One MLPerf Inference round, e.g. ``Round(4, 1)`` is ``inference-v4.1``."""
+
+    major: int
+    minor: int
+
+    @property
+    def round_id(self) -> RoundId:
+        return RoundId("inference", self.major, self.minor)
+
+    @property
+    def id(self) -> str:
+        return self.round_id.id
+
+    @property
+    def version(self) -> str:
+        return self.round_id.version
+
+    @property
+    def title(self) -> str:
+        return self.round_id.title
+
+    @property
+    def rules_version(self) -> tuple[int, int]:
+        """The known round whose checker rules apply (the newest not after this one)."""
+        known = [v for v in KNOWN_VERSIONS if v <= (self.major, self.minor)]
+        return known[-1] if known else KNOWN_VERSIONS[0]
+
+    @property
+    def rules_carried_over(self) -> bool:
+        return self.rules_version != (self.major, self.minor)
+
+    @property
+    def server_completed(self) -> bool:
+        """From v4.1 the Server metric is completed (not scheduled) queries per second."""
+        return (self.major, self.minor) >= (4, 1)
+
+    @property
+    def llm_tokens_in_server(self) -> bool:
+        """From v4.1 the LLM benchmarks' Server (and Interactive) metric is completed tokens per second."""
+        return (self.major, self.minor) >= (4, 1)
+
+    def previous(self) -> "Round":
+        return Round(self.major, self.minor - 1) if self.minor else Round(self.major - 1, 1)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def parse_round(text: str) -> Round:
+    """``inference-v4.1`` to its Round; a ValueError naming the problem otherwise."""
+    parsed = parse_round_id(text, default_suite="inference")
+    if parsed.suite != "inference":
+        raise ValueError(f"{parsed.id} is not an MLPerf Inference round")
+    if (parsed.major, parsed.minor) < KNOWN_VERSIONS[0]:
+        raise ValueError(f"{parsed.id}: Inference rounds before v4.0 are not supported "
+                         "(this tool knows the rules of v4.0 and later)")
+    return Round(parsed.major, parsed.minor)

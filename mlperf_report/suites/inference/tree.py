@@ -1,0 +1,110 @@
+"""The layout of an Inference results tree:
+
+``<division>/<submitter>/results/<system>/<model>/<scenario>/performance/run_1/mlperf_log_summary.txt``,
+``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured),
+``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
+``<division>/<submitter>/systems/<system>.json``; one top folder (``inference_results_vX.Y/``) or none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlperf_report.core.sources import Entry
+
+DIVISIONS = ("closed", "open", "network")
+_SCENARIOS = {"offline": "Offline", "server": "Server", "interactive": "Interactive",
+              "singlestream": "SingleStream", "multistream": "MultiStream"}
+
+
+def scenario_name(folder: str) -> str:
+    """The checker's spelling of a scenario folder (``offline`` -> ``Offline``)."""
+    return _SCENARIOS.get(folder.lower(), folder)
+
+
+@dataclass
+class ResultFolder:
+    division: str
+    submitter: str
+    system: str
+    model: str
+    scenario_folder: str
+    summary: str | None = None       # performance/run_1/mlperf_log_summary.txt
+    accuracy: str | None = None      # accuracy/accuracy.txt
+    power: bool = False              # performance/power/ holds files
+    compliance: dict[str, list[str]] = field(default_factory=dict)  # TEST* -> verify_*.txt files
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.division, self.submitter, self.system, self.model, self.scenario_folder)
+
+    @property
+    def scenario(self) -> str:
+        return scenario_name(self.scenario_folder)
+
+
+@dataclass
+class Tree:
+    top: str
+    results: dict[tuple, ResultFolder] = field(default_factory=dict)
+    systems: dict[tuple[str, str, str], Entry] = field(default_factory=dict)  # (division, submitter, stem)
+    compliance: dict[tuple, dict[str, list[str]]] = field(default_factory=dict)  # result key -> TEST* -> files
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _top(entries: list[Entry]) -> str:
+    firsts = {e.name.split("/", 1)[0] for e in entries}
+    if len(firsts) == 1 and next(iter(firsts)) not in DIVISIONS:
+        return next(iter(firsts))
+    return ""
+
+
+def _result(tree: Tree, parts: list[str]) -> ResultFolder:
+    key = (parts[0], parts[1], parts[3], parts[4], parts[5])
+    if key not in tree.results:
+        tree.results[key] = ResultFolder(*key)
+    return tree.results[key]
+
+
+def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
+    """File one entry; return why it is ignored, or None."""
+    if len(parts) < 3 or parts[0] not in DIVISIONS:
+        return "outside <division>/<submitter>/"
+    area, rest = parts[2], parts[3:]
+    if area == "systems" and len(rest) == 1 and rest[0].endswith(".json") and not rest[0].startswith("."):
+        tree.systems[(parts[0], parts[1], rest[0][:-5])] = entry
+        return None
+    if area == "results" and len(rest) >= 5:
+        folder = _result(tree, parts)
+        tail = "/".join(rest[3:])
+        if tail == "performance/run_1/mlperf_log_summary.txt":
+            folder.summary = entry.name
+        elif tail == "accuracy/accuracy.txt":
+            folder.accuracy = entry.name
+        elif tail.startswith("performance/power/"):
+            folder.power = True
+        return None if tail.startswith(("performance/", "accuracy/")) else "not a file a report reads"
+    if area == "compliance" and len(rest) >= 5 and rest[3].upper().startswith("TEST"):
+        if len(rest) == 5 and rest[4].startswith("verify_") and rest[4].endswith(".txt"):
+            key = (parts[0], parts[1], rest[0], rest[1], rest[2])
+            tree.compliance.setdefault(key, {}).setdefault(rest[3], []).append(entry.name)
+        return None
+    if area in ("measurements", "compliance", "results"):
+        return None
+    return "not part of the results layout"
+
+
+def classify(entries: list[Entry]) -> Tree:
+    """Sort a listing into result folders, compliance verdicts and systems JSON files."""
+    top = _top(entries)
+    tree = Tree(top)
+    prefix = top + "/" if top else ""
+    for entry in entries:
+        name = entry.name[len(prefix):] if prefix and entry.name.startswith(prefix) else entry.name
+        reason = _place(tree, entry, name.split("/"))
+        if reason:
+            tree.ignored.append((entry.name, reason))
+    for key, tests in tree.compliance.items():
+        if key in tree.results:
+            tree.results[key].compliance = {t: sorted(v) for t, v in sorted(tests.items())}
+    return tree

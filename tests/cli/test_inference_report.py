@@ -1,0 +1,83 @@
+"""build.py report for an Inference round: the plan per model, the notebooks through the same runner,
+and the bilingual reports with the Inference narrative, on a tree the test builds; the narrative for
+NVIDIA and AMD on the embedded v4.1 tables."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from mlperf_report.analysis import inference_tables as t
+from mlperf_report.cli import report as pipeline
+from mlperf_report.core import paths
+from mlperf_report.core.config import load_config
+from mlperf_report.core.errors import UserError
+from mlperf_report.core.sources import open_source
+from mlperf_report.narrative import inference as narrative
+from mlperf_report.suites.inference.ingest import ingest, write_tables
+from mlperf_report.suites.inference.rounds import parse_round
+from tests.inference_trees import inference_tree
+
+EMBEDDED = paths.DATA / "inference-v4.1" / "results.csv"
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("inference")
+    source, facts = open_source(str(inference_tree(root / "tree")))
+    write_tables(ingest(source, facts, parse_round("inference-v4.1")), root / "data" / "inference-v4.1")
+    return root / "data"
+
+
+def test_plan_one_notebook_per_model_with_a_valid_result(data_dir, tmp_path):
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, jobs=2)
+    assert [job.name for job in plan.jobs] == ["gptj-99", "llama2-70b-99", "resnet50", "summary"]
+    assert plan.jobs[1].parameters["model"] == "llama2-70b-99"
+    pipeline.check_parameters(plan.jobs)
+    open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, division="open")
+    assert [job.name for job in open_plan.jobs] == ["resnet50", "summary"]
+    with pytest.raises(UserError, match="--benchmarks: retinanet has no valid result"):
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, benchmarks=["retinanet"])
+
+
+def test_report_builds_in_both_languages(data_dir, tmp_path):
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", "--focus", "Acme",
+                           "--data-dir", str(data_dir), "--output-dir", str(out), "-j", "2"],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    en = (out / "inference-v4.1" / "report.en.html").read_text()
+    zh = (out / "inference-v4.1" / "report.zh-Hant.html").read_text()
+    assert "Llama 2 70B (99 % of reference accuracy)" in en and "Tokens/s (higher is better)" not in en  # SVG text is paths
+    assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 models" in en
+    assert "29,228.2 Tokens/s, 1 of 1 results" in en and "Result not verified by MLCommons Association" in en
+    assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
+    assert (out / "inference-v4.1" / "report.zh-Hant.pdf").read_bytes().startswith(b"%PDF-")
+    sent = subprocess.run([sys.executable, "build.py", "send", "--round", "inference-v4.1", "--to", "cto@example.com",
+                           "--dry-run", "--data-dir", str(data_dir), "--output-dir", str(out)],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+    assert sent.returncode == 0, sent.stderr[-2000:]
+    eml = (out / "inference-v4.1" / "mail" / "en-cto_example.com.eml").read_bytes().decode("utf-8", "replace")
+    assert "mlperf-inference-v4.1-report.en.pdf" in eml
+
+
+@pytest.mark.skipif(not EMBEDDED.is_file(), reason="embedded data/inference-v4.1 not ingested")
+@pytest.mark.parametrize("focus, lang, expected", [
+    ("AMD", "en", "Llama 2 70B (99 % of reference accuracy), Offline (closed division): Supermicro AS-8125GS-TNMR2 "
+                  "reached 24,109.8 Tokens/s"),
+    ("AMD", "zh-Hant", "Supermicro AS-8125GS-TNMR2 達到 24,109.8 Tokens/s"),
+    ("NVIDIA", "en", "NVIDIA H200 (8x H200-SXM-141GB-CTS, TensorRT) reached 34,864.2 Tokens/s, 3 of 37 results; among the 25 systems with 8 accelerators it ranks 1"),
+    ("NVIDIA", "zh-Hant", "NVIDIA 於 MLPerf Inference v4.1"),
+])
+def test_narrative_for_a_focus_on_the_embedded_round(focus, lang, expected):
+    results = t.load_results(paths.DATA, "inference-v4.1")
+    figures = {m: t.model_facts(results, model=m, division="closed", focus=focus, round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    summary = t.round_facts(results, focus=focus, round_id="inference-v4.1")
+    config = load_config().with_overrides(round="inference-v4.1", focus_submitter=focus)
+    rendered = narrative.render(figures, summary, config, lang)
+    assert expected in rendered.narrative
+    assert "MLPerf Inference v4.1" in rendered.notes
+    assert narrative.headline_summary(figures, config, lang)[0].endswith("[1]")

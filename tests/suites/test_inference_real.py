@@ -1,0 +1,54 @@
+"""Inference ingest on the shared v4.1 round (skipped where ../shared/mlperf is absent)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mlperf_report.core import paths
+from mlperf_report.core.sources import open_source
+from mlperf_report.suites.inference.ingest import ingest
+from mlperf_report.suites.inference.rounds import parse_round
+
+ARCHIVE = paths.SHARED_MLPERF / "inference_results_v4.1.zip"
+pytestmark = pytest.mark.skipif(not ARCHIVE.exists(), reason=f"{ARCHIVE} not found")
+
+
+@pytest.fixture(scope="module")
+def v41():
+    source, facts = open_source(str(ARCHIVE))
+    try:
+        return ingest(source, facts, parse_round("inference-v4.1"))
+    finally:
+        source.close()
+
+
+@pytest.mark.parametrize("submitter, system, model, scenario, value, unit", [
+    ("NVIDIA", "H200-SXM-141GB-CTSx8_TRT", "llama2-70b-99", "Offline", 34864.2, "Tokens/s"),
+    ("NVIDIA", "H200-SXM-141GB-CTSx8_TRT", "llama2-70b-99", "Server", 32789.74, "Tokens/s"),
+    ("AMD", "8xMI300X_2xEPYC-9374F", "llama2-70b-99", "Server", 21028.23, "Tokens/s"),
+    ("AMD", "8xMI300X_2xEPYC-TURIN", "llama2-70b-99", "Offline", 24109.8, "Tokens/s"),
+    ("NVIDIA", "H200-SXM-141GBx8_TRT_MaxQ", "resnet50", "Server", 480131.10, "Queries/s"),
+])
+def test_published_v41_results(v41, submitter, system, model, scenario, value, unit):
+    r = v41.results
+    hit = r[(r.submitter == submitter) & (r.system_id == system) & (r.model == model) & (r.scenario == scenario)]
+    assert len(hit) == 1
+    assert hit.iloc[0].result == pytest.approx(value, rel=1e-9) and hit.iloc[0].unit == unit
+    assert hit.iloc[0].valid and hit.iloc[0].division == "closed"
+
+
+def test_every_published_result_is_valid_and_scored(v41):
+    r = v41.results
+    assert len(r) == 937 and r["result"].notna().all()
+    assert r["valid"].all(), r.loc[~r["valid"], ["system_id", "model", "scenario", "status_detail"]].head().to_string()
+    assert set(r["scenario"]) == {"Offline", "Server", "SingleStream", "MultiStream"}
+    assert (r.category == "datacenter,edge").any() and set(r.division) == {"closed", "open"}
+    assert v41.manifest["counts"]["with_power"] > 0 and v41.problems == []
+
+
+def test_embedded_tables_are_this_ingest_of_the_shared_round(v41, tmp_path):
+    from mlperf_report.suites.inference.ingest import write_tables
+
+    write_tables(v41, tmp_path)
+    for name in ("results.csv", "systems.csv", "manifest.json"):
+        assert (tmp_path / name).read_bytes() == (paths.DATA / "inference-v4.1" / name).read_bytes(), name
