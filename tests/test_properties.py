@@ -257,6 +257,6 @@ def test_any_name_is_drawn_without_error(name, lang):
     from mlperf_report.analysis import charts, outputs
 
     data = pd.DataFrame([{"division": "closed", "submitter": name, "system_id": "s", "system_name": name,
-                          "display_name": name, "score_min": 12.5, "benchmark": "resnet"}])
+                          "display_name": name, "score_min": 12.5, "benchmark": "resnet", "accelerators": 8}])
     svg = outputs.chart_svg(charts.time_to_train, lang=lang, rows=1, data=data, focus=name, benchmark=name)
     assert svg.startswith("<?xml")

@@ -63,7 +63,10 @@ def _progress(stream, what: str = "scanning logs"):
 
 
 def _verdicts(result) -> str:
-    compliance = result.manifest.get("compliance") or {}
+    """The summary line's word on the compliance checker (a suite without one says nothing)."""
+    if "compliance" not in result.manifest:
+        return ""
+    compliance = result.manifest["compliance"] or {}
     if not compliance.get("checked"):
         return "compliance NOT checked (scores unchecked); "
     return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "

@@ -94,6 +94,14 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
         return make_inference_plan(config, models=benchmarks, data_dir=data_dir, output_dir=output_dir,
                                    config_file=config_file, division=division, workers=workers, force=force,
                                    fresh_kernels=fresh_kernels, check_writable=_check_writable)
+    return _training_plan(config, benchmarks=benchmarks, data_dir=data_dir, output_dir=output_dir,
+                          prices_file=prices_file, config_file=config_file, division=division, workers=workers,
+                          force=force, fresh_kernels=fresh_kernels)
+
+
+def _training_plan(config, *, benchmarks: list[str] | None, data_dir: Path, output_dir: Path, prices_file: Path,
+                   config_file: Path, division: str, workers: int, force: bool, fresh_kernels: bool) -> Plan:
+    """One benchmark notebook per scored benchmark (or those asked for), then the summary."""
     tables = data_dir / config.round
     for name in ("results.csv", "runs.csv"):
         if not (tables / name).is_file():

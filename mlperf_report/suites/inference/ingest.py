@@ -158,9 +158,12 @@ def _manifest(round_: Round, source_facts: dict, tree: Tree, results: pd.DataFra
 
 
 def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None = None,
-           progress: Callable[[int, int], None] | None = None, absent: list[str] = ()) -> IngestResult:
-    """Read and judge a whole Inference results tree (no output written). ``jobs`` and ``absent`` are
-    accepted for the common ingest interface; the summaries are small and read in one pass."""
+           progress: Callable[[int, int], None] | None = None, absent: list[str] = (),
+           compliance: bool = True) -> IngestResult:
+    """Read and judge a whole Inference results tree (no output written). ``jobs``, ``absent`` and
+    ``compliance`` are accepted for the common ingest interface: the summaries are small and read in one
+    pass, and the audit tests' verdicts are files of the tree, always read (Training's ``--no-compliance``
+    skips a checker run that Inference does not need)."""
     listing = source.list()
     problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
     tree = classify(listing.entries)
