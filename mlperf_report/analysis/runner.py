@@ -29,22 +29,16 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_ke
     with ``fresh_kernel`` each notebook gets its own, stopped at once when the last cell has replied
     (nbclient's ``immediate``): every output has arrived by then, and a worker waiting ~0.5 s on a
     kernel's exit is an idle core."""
-    import papermill
     from papermill.exceptions import PapermillExecutionError
-
-    from mlperf_report.analysis import papermill_engine
 
     if events is not None:
         events.put((job.name, "running", None))
     started = time.perf_counter()
     partial = job.output.with_name(f".{job.output.stem}.running.ipynb")
     job.stamp.unlink(missing_ok=True)
-    kernel = {} if fresh_kernel else {"km": papermill_engine.worker_kernel(KERNEL)}
     error = None
     try:
-        papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters, kernel_name=KERNEL,
-                                   progress_bar=False, cwd=str(paths.ROOT), engine_name=papermill_engine.NAME,
-                                   shutdown_kernel="immediate", **kernel)
+        _papermill(job, partial, fresh_kernel, events)
     except PapermillExecutionError as exc:
         error = _cell_error(job, exc)
     except Exception as exc:  # kernel died, timeout, bad notebook: still a per-notebook failure
@@ -59,6 +53,51 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_ke
     if error is None:
         write_stamp(job, digests)
     return NotebookResult(job.name, job.output, job.figures, "failed" if error else "ok", seconds, error)
+
+
+def _papermill(job: NotebookJob, partial: Path, fresh_kernel: bool, events) -> None:
+    """papermill on one notebook; a kernel that dies before the first cell ran (``Kernel died before
+    replying to kernel_info``, seen on a loaded machine) is replaced by a fresh one, once, and the
+    progress line says so. A failure after a cell ran is the notebook's and is never retried."""
+    import papermill
+
+    from mlperf_report.analysis import papermill_engine
+
+    for attempt in (1, 2):
+        kernel = {} if fresh_kernel else {"km": papermill_engine.worker_kernel(KERNEL)}
+        try:
+            papermill.execute_notebook(str(job.notebook), str(partial), parameters=job.parameters,
+                                       kernel_name=KERNEL, progress_bar=False, cwd=str(paths.ROOT),
+                                       engine_name=papermill_engine.NAME, shutdown_kernel="immediate", **kernel)
+            return
+        except Exception as exc:
+            if attempt == 2 or not kernel_died_before_first_cell(exc, partial):
+                raise
+            papermill_engine.shutdown_kernels()  # never reuse the kernel that died
+            fresh_kernel = True
+            if events is not None:
+                events.put((job.name, f"retrying once with a fresh kernel: its kernel died before the first "
+                                      f"cell ran ({type(exc).__name__}: {str(exc)[:120]})", None))
+
+
+def kernel_died_before_first_cell(exc: BaseException, partial: Path) -> bool:
+    """True when ``exc`` is the kernel dying (not a cell's error) and no code cell has run yet."""
+    from papermill.exceptions import PapermillExecutionError
+
+    if isinstance(exc, PapermillExecutionError):
+        return False
+    text = f"{type(exc).__name__}: {exc}"
+    if not any(sign in text for sign in ("Kernel died", "DeadKernel", "kernel_info", "Kernel didn't respond")):
+        return False
+    if not partial.exists():
+        return True
+    import nbformat
+
+    try:
+        nb = nbformat.read(partial, as_version=4)
+    except Exception:  # a half-written notebook: nothing ran that we can see
+        return True
+    return not any(c.cell_type == "code" and c.get("execution_count") for c in nb.cells)
 
 
 def _tag_injected_parameters(path: Path) -> None:
