@@ -14,6 +14,7 @@ from typing import Any
 
 from mlperf_report.core import languages, paths
 from mlperf_report.core.errors import InputError
+from mlperf_report.core.yaml_files import read_yaml
 from mlperf_report.core.rounds import parse_round_id
 
 DIVISIONS = ("closed", "open")
@@ -131,15 +132,8 @@ _KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "langua
 
 def load_config(path: Path | str = paths.REPORT_CONFIG) -> ReportConfig:
     """Read and validate ``report.yaml``; missing keys take the defaults above."""
-    import yaml
-
     path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise InputError(f"{path}: report configuration not found (copy data/report.yaml from the project)") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"{path}: not valid YAML: {error}") from None
+    raw = read_yaml(path, what="report configuration", fix="copy data/report.yaml from the project")
     return parse_config(raw, where=str(path), path=path)
 
 

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 from mlperf_report.core import languages, paths
 from mlperf_report.core.errors import InputError
+from mlperf_report.core.yaml_files import read_yaml
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
@@ -99,15 +100,8 @@ def _plain(value: Any) -> Any:
 
 def load_prices(path: Path | str = paths.PRICES) -> Catalogue:
     """Read and validate a price catalogue file."""
-    import yaml
-
     path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise InputError(f"{path}: price catalogue not found (pass --prices or restore data/prices.yaml)") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"{path}: not valid YAML: {error}") from None
+    raw = read_yaml(path, what="price catalogue", fix="pass --prices or restore data/prices.yaml")
     return parse_prices(raw, where=str(path))
 
 

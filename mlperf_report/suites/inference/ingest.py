@@ -6,7 +6,6 @@ The files are small (a few KB each), so they are read in one pass in this proces
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -14,7 +13,7 @@ from typing import Callable
 import pandas as pd
 
 from mlperf_report import __version__
-from mlperf_report.core.atomic import write_texts
+from mlperf_report.ingest import tables
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
@@ -205,15 +204,6 @@ def _typed_systems(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _csv(frame: pd.DataFrame) -> str:
-    return frame.to_csv(index=False, lineterminator="\n")
-
-
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
-    """Write results.csv, systems.csv and manifest.json: temporary names first, renamed together."""
-    texts = {
-        "results.csv": _csv(result.results),
-        "systems.csv": _csv(result.systems),
-        "manifest.json": json.dumps(result.manifest, indent=2, ensure_ascii=False) + "\n",
-    }
-    return write_texts({out_dir / name: text for name, text in texts.items()})
+    """Write results.csv, systems.csv and manifest.json, renamed into place together."""
+    return tables.write_tables({"results.csv": result.results, "systems.csv": result.systems}, result.manifest, out_dir)

@@ -8,7 +8,6 @@ what was wrong where.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import re
@@ -21,7 +20,7 @@ import pandas as pd
 
 from mlperf_report import __version__
 from mlperf_report.suites.training import rounds
-from mlperf_report.core.atomic import write_texts
+from mlperf_report.ingest import tables
 from mlperf_report.core import limits, processes
 from mlperf_report.core.errors import InputError
 from mlperf_report.suites.training.power import round_has_power
@@ -538,18 +537,7 @@ def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdict
             "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
 
 
-def _csv(frame: pd.DataFrame) -> str:
-    return frame.to_csv(index=False, lineterminator="\n")
-
-
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
-    """Write the four files: all go to temporary names first, then are renamed together."""
-    texts = {
-        "runs.csv": _csv(result.runs),
-        "results.csv": _csv(result.results),
-        "systems.csv": _csv(result.systems),
-        "manifest.json": json.dumps(result.manifest, indent=2, sort_keys=False, ensure_ascii=False) + "\n",
-    }
-    # JSON may spell lone surrogates ("\ud800"), which UTF-8 cannot hold: written as "?"
-    return write_texts({out_dir / name: text.encode("utf-8", "replace").decode("utf-8")
-                        for name, text in texts.items()})
+    """Write runs, results, systems and the manifest, renamed into place together."""
+    return tables.write_tables({"runs.csv": result.runs, "results.csv": result.results, "systems.csv": result.systems},
+                               result.manifest, out_dir)
