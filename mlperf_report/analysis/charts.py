@@ -231,6 +231,33 @@ def run_spread(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | No
     return ax
 
 
+def energy_rows(data: pd.DataFrame) -> pd.DataFrame:
+    """The results with an MLPerf Training Power result (``energy_j``), least energy first."""
+    if "energy_j" not in data:
+        return data.iloc[0:0]
+    df = data[pd.to_numeric(data["energy_j"], errors="coerce") > 0]
+    return df.assign(energy_mj=df["energy_j"].astype(float) / 1e6).sort_values("energy_mj", kind="stable")
+
+
+def energy_to_train(data: pd.DataFrame, *, focus=None, benchmark: str = "", lang: str = "en", ax=None):
+    """Bars of energy to train (megajoules) of every result with power measured, least first."""
+    ax = _axes(ax)
+    df = energy_rows(data)
+    if df.empty:
+        return _empty(ax, lang)
+    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, None))
+    hue_order = [g for g in (_FOCUS, _OTHER) if (df["_group"] == g).any()]
+    sns.barplot(data=df, x="energy_mj", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
+                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
+    for container in ax.containers:
+        ax.bar_label(container, fmt=lambda v: formatting.fixed(v, 2), padding=2, fontsize=7)
+    ax.set_title(label("energy_to_train.title", lang, benchmark=benchmark))
+    ax.set_xlabel(label("energy_to_train.x", lang))
+    ax.set_ylabel("")
+    ax.margins(x=0.15)
+    return ax
+
+
 def round_over_round(data: pd.DataFrame, *, rounds: list[str], focus: str | None = None, benchmark: str = "",
                      division: str = "closed", lang: str = "en", ax=None):
     """Best time to train per submitter in each round (log y), one line per submitter."""

@@ -21,7 +21,8 @@ from mlperf_report.suites.training.rounds import benchmark_model, benchmark_titl
 
 #: SYSTEM_RESULT fields in contract order; ``minutes`` is the results table's ``score_min``.
 _SYSTEM_FIELDS = ("submitter", "system_id", "system_name", "display_name", "division", "availability", "minutes",
-                  "accelerators", "accelerator_model", "host_processors", "host_processor_model", "nodes", "framework")
+                  "accelerators", "accelerator_model", "host_processors", "host_processor_model", "nodes", "framework",
+                  "energy_j")
 _COUNT_FIELDS = ("accelerators", "host_processors", "nodes")
 
 
@@ -43,7 +44,7 @@ def system_result(row: pd.Series | None, *, round_id: str) -> dict | None:
     out = {}
     for name in _SYSTEM_FIELDS:
         value = _plain(row.get("score_min" if name == "minutes" else name))
-        if value is not None and name == "minutes":
+        if value is not None and name in ("minutes", "energy_j"):
             value = float(value)
         elif value is not None and name in _COUNT_FIELDS:
             value = int(value)

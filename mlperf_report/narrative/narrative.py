@@ -146,6 +146,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
         context["benchmarks"] = _benchmarks(figs, round_, lang)
         context["systems"] = _systems(figs, facts) if focus.kind == "submitter" else []
         context["divisions"] = _divisions(figs, headlines)
+        context["power"] = _power(figs, facts)
     perf = _perf_per_dollar(figs, facts)
     context["perf_per_dollar"] = perf
     context["price_comparisons"] = _price_comparisons(perf)
@@ -372,6 +373,19 @@ def _result(result: Mapping, fig: Mapping, facts: _Facts, *, round_id: str | Non
         "availability": _text(result.get("availability")),
         "note": note, "scale": None,
     }
+
+
+def _power(figs: list[dict], facts: _Facts) -> list[dict]:
+    """The focus's MLPerf Training Power results: energy to train (MJ) beside the time, each cited."""
+    found = []
+    for fig in figs:
+        for division in DIVISIONS:
+            for result in _focus(fig, division):
+                energy = _finite(result.get("energy_j"))
+                if energy and energy > 0:
+                    found.append({"model": _benchmark_model(fig), "result": _result(result, fig, facts),
+                                  "energy": formatting.fixed(energy / 1e6, 2, facts.lang)})
+    return found
 
 
 def _source_of_round(source: Mapping, round_id: str) -> tuple[str, str | None]:

@@ -134,3 +134,20 @@ def test_svg_is_deterministic_undated_and_chinese_renders(v10):
     assert first == second
     assert "<dc:date>" not in first and "<text" not in first  # glyphs as paths: no font needed to view
     assert first != outputs.chart_svg(charts.time_to_train, lang="en", rows=len(data), data=data, focus="Graphcore", benchmark="ResNet")
+
+
+def test_energy_to_train_bars_only_results_with_power_least_first(ax):
+    data = pd.DataFrame([
+        {"division": "closed", "submitter": "Dell", "system_id": "a", "display_name": "Dell A", "score_min": 30.0,
+         "energy_j": 16_380_000.0},
+        {"division": "closed", "submitter": "Acme", "system_id": "b", "display_name": "Acme B", "score_min": 20.0,
+         "energy_j": 9_000_000.0},
+        {"division": "closed", "submitter": "Beta", "system_id": "c", "display_name": "Beta C", "score_min": 10.0,
+         "energy_j": None},
+    ])
+    charts.energy_to_train(data, focus="Dell", benchmark="Llama 2 70B-LoRA", lang="zh-Hant", ax=ax)
+    widths = [round(p.get_width(), 2) for p in sorted(ax.patches, key=lambda p: p.get_y()) if p.get_width() > 0]
+    assert widths == [9.0, 16.38]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Acme B", "Dell A"]
+    assert ax.get_xlabel() == "訓練耗能（百萬焦耳，越低越好）"
+    assert len(charts.energy_rows(data.drop(columns="energy_j"))) == 0

@@ -442,3 +442,17 @@ def test_chinese_report_quotes_price_sources_in_chinese(graphcore, config, catal
     assert "中文來源 149995" in zh_html and "中文來源 300000" in zh_html
     assert "list price" not in zh_html and "reseller" not in zh_html
     assert "中文來源" not in en_html and "list price" in en_html
+
+
+def test_power_results_of_the_focus_are_stated_as_mlperf_training_power_results(graphcore, config, catalogue):
+    import copy
+
+    figures = copy.deepcopy(graphcore)
+    result = figures["resnet"]["focus"]["closed"][0]
+    result["energy_j"] = 16_384_567.0
+    en = narrative.render(figures, None, config, "en", "text", catalogue=catalogue).narrative
+    zh = narrative.render(figures, None, config, "zh-Hant", "text", catalogue=catalogue).narrative
+    assert re.search(r"used 16\.38 megajoules to train in [\d.]+ minutes\[\d+\] \(MLPerf® Training v1\.0 Power result\)", en)
+    assert "訓練耗能 16.38 百萬焦耳" in zh and "Power 成績" in zh
+    plain = narrative.render(graphcore, None, config, "en", "text", catalogue=catalogue).narrative
+    assert "megajoules" not in plain and "Energy to train" not in plain  # no power result, no section
