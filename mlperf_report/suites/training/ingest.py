@@ -99,7 +99,16 @@ def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunF
         facts = _read_one(source, name, None)[0]
         facts.problems.append(_TOO_LARGE_TO_CHECK)
         return facts, None
-    return scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), where)
+    facts = scan_buffer(data) if local is not None else _scan_as_streamed(data)
+    return facts, (*compliance.verdict_for(data, check.ruleset, check.cache), where)
+
+
+def _scan_as_streamed(data: bytes) -> RunFacts:
+    """Scan bytes already read exactly as the archive stream is scanned when the verdict is cached, so
+    the facts (and ``bytes_scanned``) never depend on the state of the verdict cache."""
+    import io
+
+    return scan_stream(io.BytesIO(data))
 
 
 def _bounded_bytes(source: Source, name: str, local) -> bytes | None:
@@ -156,7 +165,7 @@ def _scan_tar(source: TarSource, names: set[str], take, progress, total: int, ch
                     facts.problems.append(_TOO_LARGE_TO_CHECK)
                     take(name, (facts, None))
                 else:
-                    take(name, (scan_buffer(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
+                    take(name, (_scan_as_streamed(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
         except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
             take(name, (_unreadable(error), None))
         done += 1
