@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.core.yaml_files import read_yaml
 
 
 @dataclass(frozen=True)
@@ -22,15 +23,8 @@ class Recipient:
 
 def load_config(path: Path) -> dict:
     """The whole report configuration as a dict (the mail code reads ``mail``, ``languages``, ``title``)."""
-    import yaml
-
     path = Path(path)
-    try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError:
-        raise InputError(f"report configuration {path} does not exist") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"report configuration {path} is not valid YAML: {error}") from None
+    config = read_yaml(path, what="report configuration", fix="copy data/report.yaml from the project")
     if not isinstance(config, dict):
         raise InputError(f"report configuration {path} must be a mapping of settings")
     return config
