@@ -53,14 +53,38 @@ def system(submitter="Acme", division="closed", name="Acme X8", system_type="dat
                        "system_type": system_type})
 
 
+def detail_log(begin: str, end: str, queries: int | None = None) -> str:
+    """A LoadGen detail log with the power marks (and the query count the streams need)."""
+    def line(key, value):
+        return ':::MLLOG {"key": "%s", "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", ' \
+               '"event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, ' \
+               '"file": "loadgen.cc", "line_no": 1, "pid": 1, "tid": 1}}' % (key, json.dumps(value))
+    lines = ["noise from the harness", line("power_begin", begin)]
+    if queries is not None:
+        lines.append(line("result_query_count", queries))
+    lines += [line("power_end", end), line("power_begin", "01-01-2000 00:00:00.000")]  # first value wins
+    return "\n".join(lines) + "\n"
+
+
+def spl(samples: list[tuple[str, float]]) -> str:
+    """The analyzer's samples as PTDaemon writes them: ``Time,<stamp>,Watts,<w>,Volts,...``."""
+    body = [f"Time,{stamp},Watts,{watts:.6f},Volts,230.0,Amps,1.0,PF,0.98,Mark,run_1" for stamp, watts in samples]
+    return "\n".join(["Ranging done", *body]) + "\n"
+
+
 def result(root: Path, division: str, org: str, sys_id: str, model: str, scenario: str, summary_text: str,
-           accuracy_text: str | None, power: bool = False, tests: dict[str, str] | None = None) -> None:
+           accuracy_text: str | None, power: bool = False, tests: dict[str, str] | None = None,
+           power_files: tuple[str, str] | None = None) -> None:
+    """One result folder; ``power_files`` = (detail log, spl.txt) as full copies keep them."""
     base = f"{division}/{org}/results/{sys_id}/{model}/{scenario}"
     write(root, f"{base}/performance/run_1/mlperf_log_summary.txt", summary_text)
     if accuracy_text is not None:
         write(root, f"{base}/accuracy/accuracy.txt", accuracy_text)
-    if power:
+    if power or power_files:
         write(root, f"{base}/performance/power/server.log", "ptd-server log\n")
+    if power_files:
+        write(root, f"{base}/performance/run_1/mlperf_log_detail.txt", power_files[0])
+        write(root, f"{base}/performance/run_1/spl.txt", power_files[1])
     for test, verdict in (tests or {}).items():
         comp = f"{division}/{org}/compliance/{sys_id}/{model}/{scenario}/{test}"
         if test == "TEST06":

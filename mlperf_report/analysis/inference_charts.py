@@ -12,6 +12,7 @@ import seaborn as sns
 from mlperf_report.analysis import style
 from mlperf_report.analysis.charts import system_labels
 from mlperf_report.i18n.labels import label
+from mlperf_report.suites.inference import power
 from mlperf_report.suites.inference.metrics import higher_is_better
 
 _COLORS = {"focus": style.FOCUS_COLOR, "other": style.OTHER_COLOR}
@@ -98,14 +99,17 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
 
 
 def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None,
-                     lang: str = "en", ax=None):
-    """Result per watt (Offline, Server) where power results were read; otherwise says why there are none."""
+                     measured: int = 0, lang: str = "en", ax=None):
+    """The checker's power efficiency (throughput per watt, samples per joule for the streams) where
+    power results were computed; otherwise says why there are none (``measured``: results with power)."""
     ax = _axes(ax)
     ax.set_title(label("inference.power.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
     if data.empty:
-        return _note(ax, label("inference.power.none", lang))
-    df = _labelled(data.assign(per_watt=data["result"] / data["power_result"]), focus, lang)
-    _bars(ax, df.sort_values("per_watt", ascending=False), "per_watt", "{:,.2f}")
+        return _note(ax, label("inference.power.none", lang, count=measured))
+    per_joule = [power.efficiency(scenario, r, p) for r, p in zip(data["result"], data["power_result"])]
+    df = _labelled(data.assign(per_joule=per_joule), focus, lang)
+    _bars(ax, df, "per_joule", "{:,.2f}")
+    ax.set_xlabel(label("inference.power.x", lang, unit=power.efficiency_unit(scenario, str(df["unit"].iloc[0]))))
     return ax
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlperf_report.suites.inference import models
+from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS, higher_is_better
 from mlperf_report.suites.inference.rounds import parse_round
 
@@ -62,9 +62,17 @@ def per_accelerator(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
 
 
 def with_power(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
-    """Results whose power figure could be read (efficiency = result per watt or per millijoule)."""
-    rows = frame[(frame["scenario"] == scenario) & frame["power_result"].notna()].copy()
-    return rows
+    """Results of one scenario whose power result was computed, most efficient first."""
+    rows = frame[(frame["scenario"] == scenario) & frame["power_result"].notna()]
+    rows = rows.assign(per_joule=[power.efficiency(scenario, r, p) for r, p in zip(rows["result"], rows["power_result"])])
+    return rows.sort_values(["per_joule", "submitter", "system_id"], ascending=[False, True, True],
+                            kind="mergesort").reset_index(drop=True)
+
+
+def measured_with_power(frame: pd.DataFrame) -> dict[str, int]:
+    """Scenario -> how many of these results were measured with power (computed or not), scenarios in order."""
+    measured = frame[frame["power_unit"].fillna("") != ""]
+    return {s: int((measured["scenario"] == s).sum()) for s in scenarios_of(measured)}
 
 
 def best_by_round(current: pd.DataFrame, previous: pd.DataFrame | None, *, round_id: str, previous_id: str,

@@ -17,7 +17,8 @@ from mlperf_report.ingest import tables
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
-from mlperf_report.suites.inference import accuracy, models, validity
+from mlperf_report.core import limits
+from mlperf_report.suites.inference import accuracy, models, power, validity
 from mlperf_report.suites.inference.loadgen import SummaryError, parse_summary
 from mlperf_report.suites.inference.metrics import POWER_UNITS, primary_metric
 from mlperf_report.suites.inference.rounds import Round
@@ -26,15 +27,17 @@ from mlperf_report.suites.inference.tree import ResultFolder, Tree, classify
 RESULT_COLUMNS = ["round", "division", "category", "availability", "submitter", "system_id", "system_name",
                   "model", "scenario", "metric", "result", "unit", "valid", "status_detail", "accuracy",
                   "accuracy_target_met", "compliance_passed", "power_result", "power_unit",
-                  "accelerator_model", "accelerators", "host_processor_model", "host_processors", "nodes",
+                  "power_detail", "accelerator_model", "accelerators", "host_processor_model", "host_processors", "nodes",
                   "framework"]
 INT_COLUMNS = ("accelerators", "host_processors", "nodes")
 
 #: Checker rules this tool cannot apply to a cut tree, and why (recorded in every manifest).
 NOT_CHECKED = [
-    "power results: the checker averages the analyzer's samples between LoadGen's power_begin and power_end "
-    "(mlperf_log_detail.txt) in spl.txt; the cut tree has neither file, so power_result is left empty and "
-    "power_unit only marks results measured with power",
+    "power results need performance/run_1/mlperf_log_detail.txt (LoadGen's power_begin, power_end, "
+    "result_query_count) and performance/run_1/spl.txt (the analyzer's samples); where a copy lacks them "
+    "power_result is left empty and power_detail says which file is missing",
+    "the power directory's own audit (power_checker.py: PTDaemon source hashes, uncertainty, ranging vs "
+    "testing) is not re-run",
     "TEST01 accuracy fallback: a failed deterministic-mode accuracy check is settled by baseline_accuracy.txt "
     "vs compliance_accuracy.txt, absent from the cut tree; such results are not marked invalid",
     "seeds, sample counts, minimum duration and query counts, detail-log errors and LLM TTFT/TPOT limits are "
@@ -94,6 +97,29 @@ def _performance(round_: Round, folder: ResultFolder, text: str | None, problems
             "unit": metric.unit, "why": metric.why_missing}
 
 
+def _lines(source: Source, name: str):
+    """A text file of the tree line by line (bounded memory: an endless line comes in pieces)."""
+    with source.open(name) as handle:
+        for raw in iter(lambda: handle.readline(limits.MAX_LINE_BYTES), b""):
+            yield raw.decode("utf-8", errors="replace")
+
+
+def _power(source: Source, folder: ResultFolder, problems: list[dict]) -> tuple[power.Power, str]:
+    """The power result of a folder measured with power, and why the result is invalid ('' when not)."""
+    unit = POWER_UNITS.get(folder.scenario, "")
+    missing = [n for n, have in (("mlperf_log_detail.txt", folder.detail), ("spl.txt", folder.spl)) if not have]
+    if missing:
+        return power.Power(None, unit, "not computed: performance/run_1/ lacks " + " and ".join(missing)
+                           + " (the checker's inputs)"), ""
+    try:
+        detail = power.detail_values(_lines(source, folder.detail))
+        found = power.power_result(folder.scenario, detail, _lines(source, folder.spl))
+    except power.PowerLogError as error:
+        problems.append({"file": folder.detail, "problem": str(error)})
+        return power.Power(None, unit, f"not computed: {error}"), f"power: {error}"
+    return found, (f"power: {found.why_missing}" if found.value is None else "")
+
+
 def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict | None,
                problems: list[dict]) -> dict:
     perf = _performance(round_, folder, _text(source, folder.summary), problems)
@@ -106,6 +132,9 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
                                       for test, names in folder.compliance.items()}, required)
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
                                       enforce=not round_.rules_carried_over)
+    watts, power_invalid = _power(source, folder, problems) if folder.power else (power.Power(None, ""), "")
+    if power_invalid:
+        valid, reasons = False, [*reasons, power_invalid]
     if perf["result"] is None:
         valid, reasons = False, [f"no result: {perf['why']}", *reasons]
     s = system or {}
@@ -115,8 +144,8 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
             "scenario": folder.scenario, "metric": perf["metric"], "result": perf["result"], "unit": perf["unit"],
             "valid": valid, "status_detail": "; ".join(reasons), "accuracy": acc.value,
             "accuracy_target_met": acc.met,
-            "compliance_passed": comp.passed if required or comp.passed is False or folder.compliance else None, "power_result": None,
-            "power_unit": POWER_UNITS.get(folder.scenario, "") if folder.power else "",
+            "compliance_passed": comp.passed if required or comp.passed is False or folder.compliance else None,
+            "power_result": watts.value, "power_unit": watts.unit, "power_detail": watts.why_missing,
             **{k: s.get(k) for k in ("accelerator_model", "accelerators", "host_processor_model",
                                      "host_processors", "nodes", "framework")}}
 
@@ -149,6 +178,7 @@ def _manifest(round_: Round, source_facts: dict, tree: Tree, results: pd.DataFra
             "scored": int(results["result"].notna().sum()),
             "by_status": {k: int(v) for k, v in status.items()},
             "with_power": int((results["power_unit"] != "").sum()),
+            "power_results": int(results["power_result"].notna().sum()),
             "problems": len(problems), "ignored": len(tree.ignored),
         },
         "problems": problems,

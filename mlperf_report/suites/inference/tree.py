@@ -1,7 +1,8 @@
 """The layout of an Inference results tree:
 
 ``<division>/<submitter>/results/<system>/<model>/<scenario>/performance/run_1/mlperf_log_summary.txt``,
-``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured),
+``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured, with the run's
+``mlperf_log_detail.txt`` and ``spl.txt`` beside the summary in full copies),
 ``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
 ``<division>/<submitter>/systems/<system>.json``; one top folder (``inference_results_vX.Y/``) or none.
 """
@@ -32,6 +33,8 @@ class ResultFolder:
     summary: str | None = None       # performance/run_1/mlperf_log_summary.txt
     accuracy: str | None = None      # accuracy/accuracy.txt
     power: bool = False              # performance/power/ holds files
+    detail: str | None = None        # performance/run_1/mlperf_log_detail.txt (power window, query count)
+    spl: str | None = None           # performance/run_1/spl.txt (the analyzer's samples)
     compliance: dict[str, list[str]] = field(default_factory=dict)  # TEST* -> verify_*.txt files
 
     @property
@@ -81,6 +84,10 @@ def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
             folder.summary = entry.name
         elif tail == "accuracy/accuracy.txt":
             folder.accuracy = entry.name
+        elif tail == "performance/run_1/mlperf_log_detail.txt":
+            folder.detail = entry.name
+        elif tail == "performance/run_1/spl.txt":
+            folder.spl = entry.name
         elif tail.startswith("performance/power/"):
             folder.power = True
         return None if tail.startswith(("performance/", "accuracy/")) else "not a file a report reads"
