@@ -12,7 +12,7 @@ import pytest
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import open_source
 from mlperf_report.suites import suite_for
-from mlperf_report.suites.inference import accuracy, models
+from mlperf_report.suites.inference import checker_rules, models
 from mlperf_report.suites.inference.ingest import RESULT_COLUMNS, ingest, write_tables
 from mlperf_report.suites.inference.loadgen import SummaryError, parse_summary
 from mlperf_report.suites.inference.rounds import parse_round
@@ -59,8 +59,8 @@ def test_primary_metric_per_scenario(tables, system, model, scenario, value, uni
 def test_v40_server_is_scheduled_and_llm_server_in_queries():
     v40 = parse_round("inference-v4.0")
     from mlperf_report.suites.inference.metrics import primary_metric
-    assert primary_metric(v40, "resnet50", "Server", parse_summary(SERVER)).value == pytest.approx(480136.99)
-    llama = primary_metric(v40, "llama2-70b-99", "Server", parse_summary(LLM_SERVER))
+    assert primary_metric(v40.rules, "resnet", "Server", parse_summary(SERVER)).value == pytest.approx(480136.99)
+    llama = primary_metric(v40.rules, "llama2-70b-99", "Server", parse_summary(LLM_SERVER))
     assert (llama.value, llama.unit) == (pytest.approx(100.35), "Queries/s")
 
 
@@ -131,14 +131,16 @@ def test_bad_input_named(tmp_path):
 def test_catalogue_and_registry():
     assert models.title("llama2-70b-99") == "Llama 2 70B (99 % of reference accuracy)"
     assert "參考模型準確度的 99.9%" in models.title("bert-99.9", "zh-Hant")
-    for model in ("resnet50", "retinanet", "bert-99", "dlrm-v2-99.9", "3d-unet-99", "gptj-99", "llama2-70b-99.9",
-                  "mixtral-8x7b", "stable-diffusion-xl", "rnnt"):
-        assert models.is_known(model), model
-        if model != "rnnt":
-            assert model in accuracy.TARGETS[(4, 1)], model
+    for version, rules in checker_rules.RULES.items():  # every benchmark of every known round is named
+        for model in rules.models:
+            assert models.is_known(model), (version, model)
+            assert checker_rules.accuracy_bounds(rules, model) or model.startswith("rag-"), (version, model)
+            assert checker_rules.required_tests(rules, model) is not None
+    assert models.is_known("resnet50") and checker_rules.mlperf_model("resnet50", checker_rules.RULES[(4, 1)]) == "resnet"
     assert suite_for("inference-v4.1").name == "inference"
-    later = suite_for("inference-v5.0").parse_round("inference-v5.0")
-    assert later.rules_carried_over and later.rules_version == (4, 1)
+    assert not suite_for("inference-v5.0").parse_round("inference-v5.0").rules_carried_over
+    later = suite_for("inference-v7.0").parse_round("inference-v7.0")
+    assert later.rules_carried_over and later.rules_version == max(checker_rules.RULES)
     with pytest.raises(ValueError, match="before v4.0"):
         parse_round("inference-v3.1")
 
@@ -146,8 +148,8 @@ def test_catalogue_and_registry():
 def test_a_newer_round_reports_earlier_rules_without_enforcing_them(tmp_path):
     top = inference_tree(tmp_path)
     source, facts = open_source(str(top))
-    result = ingest(source, facts, parse_round("inference-v5.0"))
-    assert result.manifest["rules"] == {**result.manifest["rules"], "checker_rules_of": "v4.1", "carried_over": True}
+    result = ingest(source, facts, parse_round("inference-v7.0"))
+    assert result.manifest["rules"] == {**result.manifest["rules"], "checker_rules_of": "v6.1", "carried_over": True}
     r = result.results
     dlrm = r[(r.model == "dlrm-v2-99")].iloc[0]  # accuracy below the v4.1 target: said, not enforced
     assert dlrm.valid and "not enforced" in dlrm.status_detail

@@ -18,9 +18,10 @@ from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
 from mlperf_report.core import limits
-from mlperf_report.suites.inference import accuracy, models, power, validity
+from mlperf_report.suites.inference import accuracy, power, validity
+from mlperf_report.suites.inference.checker_rules import POWER_UNITS, mlperf_model, required_tests
 from mlperf_report.suites.inference.loadgen import SummaryError, parse_summary
-from mlperf_report.suites.inference.metrics import POWER_UNITS, primary_metric
+from mlperf_report.suites.inference.metrics import effective_scenario, primary_metric
 from mlperf_report.suites.inference.rounds import Round
 from mlperf_report.suites.inference.tree import ResultFolder, Tree, classify
 
@@ -82,19 +83,23 @@ def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple
 
 
 def _performance(round_: Round, folder: ResultFolder, text: str | None, problems: list[dict]) -> dict:
+    empty = {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "run_problems": []}
     if text is None:
-        return {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "why": "mlperf_log_summary.txt missing"}
+        return {**empty, "why": "mlperf_log_summary.txt missing"}
     try:
         summary = parse_summary(text)
     except SummaryError as error:
         problems.append({"file": folder.summary, "problem": str(error)})
-        return {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "why": str(error)}
-    if summary.scenario != folder.scenario:
+        return {**empty, "why": str(error)}
+    rules, model = round_.rules, mlperf_model(folder.model, round_.rules)
+    metric = primary_metric(rules, model, folder.scenario, summary)
+    if summary.scenario != effective_scenario(folder.scenario) and not metric.inferred:
         problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
                                                            f"folder says {folder.scenario}"})
-    metric = primary_metric(round_, models.canonical(folder.model), folder.scenario, summary)
     return {"valid_lg": summary.valid, "unmet": summary.unmet, "metric": metric.key, "result": metric.value,
-            "unit": metric.unit, "why": metric.why_missing}
+            "unit": metric.unit, "why": metric.why_missing,
+            "run_problems": validity.run_problems(rules, model, folder.scenario, summary,
+                                                  enforce=not round_.rules_carried_over)}
 
 
 def _lines(source: Source, name: str):
@@ -121,17 +126,23 @@ def _power(source: Source, folder: ResultFolder, problems: list[dict]) -> tuple[
 
 
 def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict | None,
-               problems: list[dict]) -> dict:
+               problems: list[dict], audited_copy: bool = True) -> dict:
+    """One results.csv row. ``audited_copy`` False: the copy holds no audit verdict of this submitter at
+    all (a cut that dropped them), so missing tests are reported, not held against the result."""
     perf = _performance(round_, folder, _text(source, folder.summary), problems)
     acc_text = _text(source, folder.accuracy)
-    acc = (accuracy.judge(acc_text, models.canonical(folder.model), round_.rules_version) if acc_text is not None
+    model = mlperf_model(folder.model, round_.rules)
+    acc = (accuracy.judge(acc_text, model, round_.rules) if acc_text is not None
            else accuracy.Accuracy(None, False, "accuracy/accuracy.txt missing"))
-    model = models.canonical(folder.model)
-    required = validity.required_tests(models.split_variant(model)[0], models.is_llm(model))
+    required = required_tests(round_.rules, model) if audited_copy else None
     comp = validity.judge_compliance({test: {n.rsplit("/", 1)[-1]: _text(source, n) for n in names}
                                       for test, names in folder.compliance.items()}, required)
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
                                       enforce=not round_.rules_carried_over)
+    if perf["run_problems"] and round_.rules_carried_over:
+        reasons += [f"{r} (rules of an earlier round, not enforced)" for r in perf["run_problems"]]
+    elif perf["run_problems"]:
+        valid, reasons = False, [*reasons, *perf["run_problems"]]
     watts, power_invalid = _power(source, folder, problems) if folder.power else (power.Power(None, ""), "")
     if power_invalid:
         valid, reasons = False, [*reasons, power_invalid]
@@ -203,9 +214,15 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
     systems = read_systems(source, tree, problems)
     rows = []
     folders = [tree.results[k] for k in sorted(tree.results)]
+    audited = {f.key[:2] for f in folders if f.compliance}
+    needing = {f.key[:2] for f in folders if required_tests(round_.rules, mlperf_model(f.model, round_.rules))}
+    for division, org in sorted(needing - audited):
+        if division in validity.AUDITED_DIVISIONS:
+            problems.append({"file": f"{division}/{org}/", "problem": "no audit-test verdicts (TEST*/verify_*.txt) "
+                             "in this copy: missing tests are not held against its results"})
     for done, folder in enumerate(folders, 1):
         system = systems.get((folder.division, folder.submitter, folder.system.lower()))
-        rows.append(result_row(round_, source, folder, system, problems))
+        rows.append(result_row(round_, source, folder, system, problems, folder.key[:2] in audited))
         if progress:
             progress(done, len(folders))
     results = _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS))

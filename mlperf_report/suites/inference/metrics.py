@@ -1,29 +1,29 @@
-"""The primary metric of a result, per scenario, as MLCommons' submission checker takes it.
+"""The primary metric of a result as MLCommons' submission checker takes it: the round's LoadGen field
+for the scenario LoadGen ran (``checker_rules``), overridden per benchmark (the language models' tokens
+per second), latencies from ns to ms (seconds for the video benchmark), in the unit the official table
+prints.
 
-- Offline: samples per second; language models: tokens per second (GPT-J: the inferred tokens).
-- Server (and Interactive): completed queries per second from v4.1 (scheduled before); language models
-  from v4.1: completed tokens per second (v4.0: Llama 2 in completed queries per second).
-- SingleStream: LoadGen's early-stopping estimate of the 90th-percentile latency, in ms.
-- MultiStream: the early-stopping estimate of the 99th-percentile per-query latency, in ms.
-Units are those of the official results tables. Power: average watts (Offline, Server), energy per
-query in millijoules (the streams).
+An ``Interactive`` folder holds a LoadGen Server run with tighter latency targets: its metric is the
+Server field, its unit the Interactive one. Edge systems may report a scenario inferred from another
+run (MultiStream from SingleStream, Offline from SingleStream), as the checker allows.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mlperf_report.suites.inference import models
+from mlperf_report.suites.inference.checker_rules import POWER_UNITS, Rules, unit
 from mlperf_report.suites.inference.loadgen import Summary
-from mlperf_report.suites.inference.rounds import Round
 
 LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
 THROUGHPUT_SCENARIOS = ("Offline", "Server", "Interactive")
 SCENARIOS = ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")
 NS_PER_MS = 1_000_000
+MS_PER_S = 1_000
+SECONDS_UNIT_MODELS = ("wan-2.2-t2v-a14b",)
+MULTISTREAM_SAMPLES_PER_QUERY = 8
 
-POWER_UNITS = {"Offline": "Watts", "Server": "Watts", "Interactive": "Watts",
-               "SingleStream": "millijoules", "MultiStream": "millijoules"}
+__all__ = ["Metric", "POWER_UNITS", "primary_metric", "higher_is_better", "effective_scenario"]
 
 
 @dataclass(frozen=True)
@@ -32,44 +32,70 @@ class Metric:
     unit: str     # as the official tables print it
     value: float | None
     why_missing: str = ""
+    inferred: bool = False
 
 
 def higher_is_better(scenario: str) -> bool:
     return scenario not in LATENCY_SCENARIOS
 
 
-def _token_key(summary: Summary, server: bool) -> str:
-    plain = "result_completed_tokens_per_second" if server else "result_tokens_per_second"
-    inferred = "result_inferred_completed_tokens_per_second" if server else "result_inferred_tokens_per_second"
-    return plain if summary.number(plain) is not None else inferred
+def effective_scenario(folder_scenario: str) -> str:
+    """The LoadGen scenario a folder's run uses (Interactive runs are Server runs)."""
+    return "Server" if folder_scenario == "Interactive" else folder_scenario
 
 
-def metric_key(round_: Round, model: str, scenario: str, summary: Summary) -> tuple[str, str]:
-    """The checker key of the primary metric and its unit."""
-    llm = models.is_llm(model) or summary.number("result_tokens_per_second") is not None
-    base = models.split_variant(model)[0]
-    if scenario == "SingleStream":
-        return "early_stopping_latency_ss", "Latency (ms)"
-    if scenario == "MultiStream":
-        return "early_stopping_latency_ms", "Latency (ms)"
-    if scenario == "Offline":
-        tokens = llm and (round_.llm_tokens_in_server or base == "llama2-70b")
-        return (_token_key(summary, False), "Tokens/s") if tokens else ("result_samples_per_second", "Samples/s")
-    if llm and round_.llm_tokens_in_server:
-        return _token_key(summary, True), "Tokens/s"
-    if round_.server_completed or base == "llama2-70b":
-        return "result_completed_samples_per_sec", "Queries/s"
-    return "result_scheduled_samples_per_sec", "Queries/s"
+def metric_key(rules: Rules, model: str, scenario: str) -> str:
+    """The checker key of the primary metric of a run in LoadGen scenario ``scenario``."""
+    return rules.overwrite.get(model, {}).get(scenario) or rules.fields.get(scenario, "")
 
 
-def primary_metric(round_: Round, model: str, scenario: str, summary: Summary) -> Metric:
-    """The result a results table prints for this summary, or why it cannot be read."""
-    if scenario not in SCENARIOS:
-        return Metric("", "", None, f"scenario '{scenario}' is not one the tool knows")
-    key, unit = metric_key(round_, model, scenario, summary)
-    value = summary.number(key)
-    if value is None:
-        return Metric(key, unit, None, f"the summary has no '{key}' value")
+def _fallback_key(rules: Rules, model: str, scenario: str, summary: Summary) -> str:
+    """A benchmark newer than the known rules: its tokens per second where LoadGen printed them."""
+    key = metric_key(rules, model, scenario)
+    if model in rules.models:
+        return key
+    tokens = {"Offline": "result_tokens_per_second", "Server": "result_completed_tokens_per_second"}.get(scenario)
+    return tokens if tokens and summary.number(tokens) is not None else key
+
+
+def _scaled(value: float, scenario: str, model: str) -> float:
     if scenario in LATENCY_SCENARIOS:
         value = value / NS_PER_MS
-    return Metric(key, unit, value)
+        if model in SECONDS_UNIT_MODELS:
+            value = value / MS_PER_S
+    return value
+
+
+def _inferred(model: str, folder: str, summary: Summary, rules: Rules) -> Metric:
+    """A scenario inferred from a SingleStream run (edge systems), as the checker computes it."""
+    run = summary.scenario
+    if (run, folder) == ("SingleStream", "MultiStream"):
+        value = summary.number("early_stopping_latency_ss")
+        key = "early_stopping_latency_ss"
+        value = value * MULTISTREAM_SAMPLES_PER_QUERY / NS_PER_MS if value else None
+    elif (run, folder) == ("SingleStream", "Offline"):
+        key = "result_qps_without_loadgen_overhead"
+        value = summary.number(key)
+    else:
+        return Metric("", unit(rules, model, folder), None,
+                      f"folder {folder} holds a {run} run; the tool infers only MultiStream and Offline "
+                      "from SingleStream")
+    why = "" if value else f"the {run} summary has no '{key}' value"
+    return Metric(key, unit(rules, model, folder), value or None, why, inferred=True)
+
+
+def primary_metric(rules: Rules, model: str, folder_scenario: str, summary: Summary) -> Metric:
+    """The result a results table prints for this summary, or why it cannot be read."""
+    if folder_scenario not in rules.scenarios and folder_scenario not in SCENARIOS:
+        return Metric("", "", None, f"scenario '{folder_scenario}' is not one the tool knows")
+    run = summary.scenario
+    if run != effective_scenario(folder_scenario):
+        return _inferred(model, folder_scenario, summary, rules)
+    key = _fallback_key(rules, model, run, summary)
+    shown_unit = unit(rules, model, folder_scenario)
+    if key != metric_key(rules, model, run):
+        shown_unit = "Tokens/s"
+    value = summary.number(key)
+    if value is None:
+        return Metric(key, shown_unit, None, f"the summary has no '{key}' value")
+    return Metric(key, shown_unit, _scaled(value, run, model))

@@ -2,7 +2,7 @@
 rounds v4.0 onwards, and which of them are language models (scored in tokens).
 
 Folder names are MLCommons' benchmark ids (``llama2-70b-99``); a ``-99`` / ``-99.9`` suffix is the
-accuracy variant (99 % or 99.9 % of the reference model's accuracy). Names not in the catalogue are
+accuracy variant (95 %, 99 % or 99.9 % of the reference model's accuracy). Names not in the catalogue are
 shown as they are spelled in the tree.
 """
 
@@ -26,12 +26,24 @@ _MODELS: dict[str, tuple[str, str, bool]] = {
     "stable-diffusion-xl": ("Stable Diffusion XL", "Stable Diffusion XL", False),
     "rgat": ("R-GAT", "R-GAT", False),
     "pointpainting": ("PointPainting", "PointPainting", False),
+    "llama3.1-8b": ("Llama 3.1 8B", "Llama 3.1 8B", True),
+    "llama3.1-8b-edge": ("Llama 3.1 8B (edge)", "Llama 3.1 8B（邊緣）", True),
+    "deepseek-r1": ("DeepSeek-R1", "DeepSeek-R1", True),
+    "whisper": ("Whisper", "Whisper", False),
+    "gpt-oss-120b": ("gpt-oss-120b", "gpt-oss-120b", True),
+    "qwen3-vl-235b-a22b": ("Qwen3-VL 235B A22B", "Qwen3-VL 235B A22B", False),
+    "dlrm-v3": ("DLRM v3", "DLRM v3", False),
+    "wan-2.2-t2v-a14b": ("Wan 2.2 T2V A14B", "Wan 2.2 T2V A14B", False),
+    "yolo": ("YOLO", "YOLO", False),
+    "rag-qna": ("RAG question answering", "RAG 問答", True),
+    "rag-db": ("RAG retrieval", "RAG 檢索", False),
 }
 
 #: Spellings of the same benchmark seen in trees (the checker's model mapping).
-_ALIASES = {"resnet": "resnet50", "ssd-resnet34": "retinanet", "mobilenet": "resnet50"}
+_ALIASES = {"resnet": "resnet50", "ssd-resnet34": "retinanet", "mobilenet": "resnet50",
+            "llama3_1-405b": "llama3.1-405b", "llama3_1-8b": "llama3.1-8b", "llama3_1-8b-edge": "llama3.1-8b-edge"}
 
-_VARIANT = re.compile(r"^(?P<base>.+?)-(?P<variant>99(?:\.9)?)$")
+_VARIANT = re.compile(r"^(?P<base>.+?)-(?P<variant>95|99(?:\.9)?)$")
 
 
 def split_variant(model: str) -> tuple[str, str]:

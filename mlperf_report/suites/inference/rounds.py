@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlperf_report.core.rounds import RoundId, parse_round_id
+from mlperf_report.suites.inference.checker_rules import RULES, Rules, rules_for
 
 #: Rounds whose rules were read from the checker; later rounds reuse the last one's.
-KNOWN_VERSIONS = ((4, 0), (4, 1))
+KNOWN_VERSIONS = tuple(sorted(RULES))
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,9 @@ class Round:
         return self.rules_version != (self.major, self.minor)
 
     @property
-    def server_completed(self) -> bool:
-        """From v4.1 the Server metric is completed (not scheduled) queries per second."""
-        return (self.major, self.minor) >= (4, 1)
-
-    @property
-    def llm_tokens_in_server(self) -> bool:
-        """From v4.1 the LLM benchmarks' Server (and Interactive) metric is completed tokens per second."""
-        return (self.major, self.minor) >= (4, 1)
+    def rules(self) -> Rules:
+        """The submission checker's tables that apply to this round."""
+        return rules_for((self.major, self.minor))
 
     def previous(self) -> "Round":
         return Round(self.major, self.minor - 1) if self.minor else Round(self.major - 1, 1)

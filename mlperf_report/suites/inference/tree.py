@@ -4,7 +4,8 @@
 ``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured, with the run's
 ``mlperf_log_detail.txt`` and ``spl.txt`` beside the summary in full copies),
 ``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
-``<division>/<submitter>/systems/<system>.json``; one top folder (``inference_results_vX.Y/``) or none.
+``<division>/<submitter>/systems/<system>.json``; from v6.0 the ``TEST*/`` folders (and
+``measurements.json``, ``user.conf``) sit inside the result folder itself; one top folder (``inference_results_vX.Y/``) or none.
 """
 
 from __future__ import annotations
@@ -69,6 +70,21 @@ def _result(tree: Tree, parts: list[str]) -> ResultFolder:
     return tree.results[key]
 
 
+#: Files of a v6.0+ result folder that a report does not read but that belong there.
+_RESULT_FOLDER_FILES = ("measurements.json", "user.conf", "mlperf.conf", "README.md")
+
+
+def _result_extra(folder: ResultFolder, entry: Entry, tail: list[str]) -> str | None:
+    """The v6.0 layout keeps the audit tests (``TEST*/``) and measurements inside the result folder."""
+    if tail[0] in ("performance", "accuracy") or (len(tail) == 1 and tail[0] in _RESULT_FOLDER_FILES):
+        return None
+    if tail[0].upper().startswith("TEST"):
+        if len(tail) == 2 and tail[1].startswith("verify_") and tail[1].endswith(".txt"):
+            folder.compliance.setdefault(tail[0], []).append(entry.name)
+        return None
+    return "not a file a report reads"
+
+
 def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
     """File one entry; return why it is ignored, or None."""
     if len(parts) < 3 or parts[0] not in DIVISIONS:
@@ -90,7 +106,7 @@ def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
             folder.spl = entry.name
         elif tail.startswith("performance/power/"):
             folder.power = True
-        return None if tail.startswith(("performance/", "accuracy/")) else "not a file a report reads"
+        return _result_extra(folder, entry, rest[3:])
     if area == "compliance" and len(rest) >= 5 and rest[3].upper().startswith("TEST"):
         if len(rest) == 5 and rest[4].startswith("verify_") and rest[4].endswith(".txt"):
             key = (parts[0], parts[1], rest[0], rest[1], rest[2])
@@ -113,5 +129,8 @@ def classify(entries: list[Entry]) -> Tree:
             tree.ignored.append((entry.name, reason))
     for key, tests in tree.compliance.items():
         if key in tree.results:
-            tree.results[key].compliance = {t: sorted(v) for t, v in sorted(tests.items())}
+            for test, files in tests.items():
+                tree.results[key].compliance.setdefault(test, []).extend(files)
+    for folder in tree.results.values():
+        folder.compliance = {t: sorted(set(v)) for t, v in sorted(folder.compliance.items())}
     return tree

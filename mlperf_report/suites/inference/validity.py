@@ -2,6 +2,9 @@
 LoadGen's verdict, the accuracy target (closed and network divisions; the open division may trade
 accuracy), and the compliance tests' verdicts (closed and network divisions).
 
+The audit tests each benchmark needs come from ``checker_rules``; TEST07 and TEST08 (``verify_accuracy``)
+and TEST09 (``verify_output_len``) must say ``TEST PASS``.
+
 TEST01's accuracy check may fail in deterministic mode; the checker then compares the baseline and
 compliance accuracies, whose files the cut trees lack, so a failed TEST01 accuracy verdict alone does
 not make a result invalid (the manifest says so). Performance verdicts (``verify_performance.txt``)
@@ -12,33 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mlperf_report.suites.inference.checker_rules import MIN_DURATION_MS, Rules
+from mlperf_report.suites.inference.loadgen import Summary
+
+#: Tests whose verdict is a ``TEST PASS`` line in a named file besides verify_performance.txt.
+_PASS_FILES = {"TEST07": "verify_accuracy", "TEST08": "verify_accuracy", "TEST09": "verify_output_len"}
+
 #: Divisions whose results must meet the accuracy target and pass the compliance tests.
 AUDITED_DIVISIONS = ("closed", "network")
-
-
-_NO_TEST04 = ("rnnt", "bert", "dlrm-v2", "3d-unet", "retinanet")
-_NO_TEST05 = ("stable-diffusion-xl",)
-_TEST06 = ("llama2-70b", "llama2-70b-interactive", "llama3.1-405b", "mixtral-8x7b")
-
-
-#: Models whose required audit tests were read from the checker (v4.0, v4.1).
-_KNOWN_TESTS = ("resnet50", "retinanet", "rnnt", "bert", "dlrm-v2", "3d-unet", "stable-diffusion-xl", "gptj",
-                "llama2-70b", "mixtral-8x7b")
-
-
-def required_tests(base_model: str, llm: bool) -> tuple[str, ...] | None:
-    """The audit tests the checker requires of a model (language models: only TEST06 where it exists);
-    None for a model whose list the tool does not know (then only failed verdicts count)."""
-    if base_model not in _KNOWN_TESTS:
-        return None
-    if llm:
-        return ("TEST06",) if base_model in _TEST06 else ()
-    tests = ["TEST01", "TEST04", "TEST05"]
-    if base_model in _NO_TEST04:
-        tests.remove("TEST04")
-    if base_model in _NO_TEST05:
-        tests.remove("TEST05")
-    return tuple(tests)
 
 
 @dataclass(frozen=True)
@@ -62,6 +46,8 @@ def judge_compliance(verdicts: dict[str, dict[str, str]], required: tuple[str, .
                 failed.append(f"{test} performance")
             if test == "TEST06" and "verify_accuracy" in name and not _test06_passed(text):
                 failed.append(f"{test} accuracy")
+            if _PASS_FILES.get(test, "\0") in name and "TEST PASS" not in text:
+                failed.append(f"{test} {name.removeprefix('verify_').removesuffix('.txt')}")
     if failed:
         return Compliance(False, "compliance test failed: " + ", ".join(failed))
     if missing:
@@ -96,3 +82,32 @@ def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str],
         reasons = [f"{r} (rules of an earlier round, not enforced)" if r.startswith(soft) else r for r in reasons]
     hard = [r for r in reasons if not r.startswith(soft)]
     return not hard, reasons
+
+
+def _llm_latency(rules: Rules, model: str, scenario: str, summary: Summary) -> list[str]:
+    limits = rules.llm_limits.get(model, {}).get(scenario)
+    if limits is None or (not rules.llm_any_scenario and scenario not in ("Server", "Interactive")):
+        return []
+    ttft = summary.number("result_first_token_99.00_percentile_latency_ns")
+    tpot = summary.number("result_time_per_output_token_99.00_percentile_ns")
+    if ttft is None or tpot is None:
+        return []   # token latencies not printed: LoadGen's verdict stands (see NOT_CHECKED)
+    if ttft < limits[0] and tpot < limits[1]:
+        return []
+    return [f"LLM latency limits not met: TTFT p99 {ttft / 1e6:g} ms (limit {limits[0] / 1e6:g}), "
+            f"TPOT p99 {tpot / 1e6:g} ms (limit {limits[1] / 1e6:g})"]
+
+
+def run_problems(rules: Rules, model: str, scenario: str, summary: Summary, enforce: bool) -> list[str]:
+    """What the checker holds against a performance run, read from the summary's printed values: the
+    LLM TTFT/TPOT limits, the minimum duration and (rules of this very round only) LoadGen's seeds."""
+    problems = _llm_latency(rules, model, scenario, summary)
+    duration = summary.number("effective_min_duration_ms")
+    if duration is not None and duration < MIN_DURATION_MS:
+        problems.append(f"min_duration {duration:g} ms is below the rules' {MIN_DURATION_MS} ms")
+    if enforce:
+        wrong = [key.removeprefix("effective_") for key, seed in rules.seeds.items()
+                 if summary.text(key) not in (None, seed)]
+        if wrong:
+            problems.append(f"LoadGen seeds are not the round's: {', '.join(wrong)}")
+    return problems
