@@ -57,10 +57,11 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                                                      languages=languages)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
+    suite = plan.round_id.split("-", 1)[0]
     date = report_date(config)
     inputs = report_inputs(plan, results, prices_file, config_file)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
-                              "titles": [config.title_for(lang) for lang in langs]})
+                              "titles": [config.title_for(lang, suite) for lang in langs]})
     stamp = round_out / STAMP
     expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
     expected += [round_out / "report.html", round_out / "report.pdf"]
@@ -82,7 +83,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         rendered = inference_narrative.for_round(plan.round_id).render(figures, summary, config, lang,
                                                                        catalogue=catalogue)
         requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
-                                               round_out, config.title_for(lang), date,
+                                               round_out, config.title_for(lang, suite), date,
                                                default_copy=i == 0))
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
     reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)))

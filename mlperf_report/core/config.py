@@ -21,6 +21,10 @@ DIVISIONS = ("closed", "open")
 LANGUAGES = languages.available()
 
 
+#: The title of a suite's report when report.yaml names none (``title: {training: ..., inference: ...}``).
+SUITE_TITLES = {"training": {"en": "MLPerf Training results", "zh-Hant": "MLPerf Training 測試結果"},
+                "inference": {"en": "MLPerf Inference results", "zh-Hant": "MLPerf Inference 測試結果"}}
+
 #: ``--focus none``: a neutral round overview, no submitter or accelerator highlighted.
 NO_FOCUS = "none"
 
@@ -105,13 +109,18 @@ class ReportConfig:
     mail: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
     titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
+    suite_titles: dict[str, dict[str, str]] = field(default_factory=lambda: dict(SUITE_TITLES))
 
     @property
     def focus(self) -> Focus:
         return focus_of(self.focus_submitter, self.focus_accelerator)
 
-    def title_for(self, lang: str) -> str:
-        """The report title in ``lang`` (``title`` may be one text or one per language)."""
+    def title_for(self, lang: str, suite: str | None = None) -> str:
+        """The report title in ``lang`` for a round of ``suite`` (``title`` may be one text, one per
+        language, or one of those per suite)."""
+        per_suite = self.suite_titles.get(suite or "")
+        if per_suite:
+            return per_suite.get(lang) or per_suite.get("*") or next(iter(per_suite.values()))
         return self.titles.get(lang, self.title)
 
     def with_overrides(self, **overrides: Any) -> "ReportConfig":
@@ -145,11 +154,16 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
     if unknown:
         raise InputError(f"{where}: unknown key(s) {', '.join(unknown)}; known keys are {', '.join(sorted(_KNOWN_KEYS))}")
     defaults = ReportConfig()
-    titles = _titles(raw.get("title"), where)
+    suite_titles = _suite_titles(raw.get("title"), where)
+    titles = {} if suite_titles else _titles(raw.get("title"), where)
+    plain = "title" in raw and not suite_titles
+    if suite_titles:
+        raw = {**raw, "title": next(iter(suite_titles.get("training", next(iter(suite_titles.values()))).values()))}
     languages = _languages(raw.get("languages", list(defaults.languages)), f"{where}: languages")
     return ReportConfig(
         title=titles.get(languages[0], next(iter(titles.values()))) if titles else _string(raw, "title", defaults.title, where),
         titles=titles,
+        suite_titles={} if plain else {**SUITE_TITLES, **suite_titles},
         round=_round(raw.get("round", defaults.round), where),
         focus_submitter=_string(raw, "focus_submitter", defaults.focus_submitter, where),
         focus_accelerator=str(raw.get("focus_accelerator") or "").strip(),
@@ -166,6 +180,14 @@ def _string(raw: dict, key: str, default: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{where}: {key} must be a non-empty text, got {value!r}")
     return value.strip()
+
+
+def _suite_titles(value: Any, where: str) -> dict[str, dict[str, str]]:
+    """``title: {training: ..., inference: ...}`` (each a text or one per language) → per suite; {} otherwise."""
+    if not isinstance(value, dict) or not value or not set(value) <= set(SUITE_TITLES):
+        return {}
+    return {suite: _titles(text, f"{where}: title.{suite}") or {"*": _string({"t": text}, "t", "", where)}
+            for suite, text in value.items()}
 
 
 def _titles(value: Any, where: str) -> dict[str, str]:

@@ -81,3 +81,15 @@ def test_title_may_be_given_per_language():
     assert plain.title_for("zh-Hant") == "One title"
     with pytest.raises(InputError, match="unknown language"):
         parse_config({"title": {"fr": "Résultats"}})
+
+
+def test_titles_per_suite():
+    config = parse_config({"title": {"training": {"en": "T", "zh-Hant": "訓"}, "inference": "Inference!"}})
+    assert config.title_for("zh-Hant", "training") == "訓" and config.title_for("en", "inference") == "Inference!"
+    default = parse_config({})
+    assert default.title_for("en", "inference") == "MLPerf Inference results"
+    assert default.title_for("zh-Hant", "training") == "MLPerf Training 測試結果"
+    one = parse_config({"title": "Our round"})  # one text: the user's title for every suite
+    assert one.title_for("en", "inference") == "Our round"
+    shipped = load_config()
+    assert "Inference" in shipped.title_for("en", "inference") and "Training" in shipped.title_for("en", "training")
