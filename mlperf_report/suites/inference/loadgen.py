@@ -25,6 +25,8 @@ SUMMARY_FIELDS = {
     "result_90.00_percentile_latency_ns": ("90.00 percentile latency (ns)", "90th percentile latency (ns)"),
     "result_99.00_percentile_per_query_latency_ns": ("99th percentile latency (ns)",),
     "result_qps_without_loadgen_overhead": ("QPS w/o loadgen overhead",),
+    "result_mean_query_latency_ns": ("Mean latency (ns)",),
+    "effective_samples_per_query": ("samples_per_query",),
     "result_first_token_99.00_percentile_latency_ns": ("99.00 percentile first token latency (ns)",),
     "result_time_per_output_token_99.00_percentile_ns": ("99.00 percentile time to output token (ns)",
                                                          "99.00 percentile time per output token (ns)"),

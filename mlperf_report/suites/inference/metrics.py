@@ -67,21 +67,29 @@ def _scaled(value: float, scenario: str, model: str) -> float:
 
 
 def _inferred(model: str, folder: str, summary: Summary, rules: Rules) -> Metric:
-    """A scenario inferred from a SingleStream run (edge systems), as the checker computes it."""
+    """A scenario inferred from another run (edge systems), as the checker computes it: MultiStream from
+    SingleStream is eight times the run's 99th-percentile early-stopping estimate; Offline from
+    SingleStream is its QPS without LoadGen overhead; Offline from MultiStream is samples per query over
+    the mean query latency."""
     run = summary.scenario
+    shown_unit = unit(rules, model, folder)
     if (run, folder) == ("SingleStream", "MultiStream"):
-        value = summary.number("early_stopping_latency_ss")
-        key = "early_stopping_latency_ss"
-        value = value * MULTISTREAM_SAMPLES_PER_QUERY / NS_PER_MS if value else None
+        key = "early_stopping_latency_ms"
+        estimate = summary.number(key)
+        value = estimate * MULTISTREAM_SAMPLES_PER_QUERY / NS_PER_MS if estimate else None
     elif (run, folder) == ("SingleStream", "Offline"):
         key = "result_qps_without_loadgen_overhead"
         value = summary.number(key)
+    elif (run, folder) == ("MultiStream", "Offline"):
+        key = "result_mean_query_latency_ns"
+        mean, per_query = summary.number(key), summary.number("effective_samples_per_query")
+        value = per_query * MS_PER_S / (mean / NS_PER_MS) if mean and per_query else None
     else:
-        return Metric("", unit(rules, model, folder), None,
-                      f"folder {folder} holds a {run} run; the tool infers only MultiStream and Offline "
-                      "from SingleStream")
+        return Metric("", shown_unit, None,
+                      f"folder {folder} holds a {run} run; the checker infers only MultiStream from "
+                      "SingleStream and Offline from SingleStream or MultiStream")
     why = "" if value else f"the {run} summary has no '{key}' value"
-    return Metric(key, unit(rules, model, folder), value or None, why, inferred=True)
+    return Metric(key, shown_unit, value or None, why, inferred=True)
 
 
 def primary_metric(rules: Rules, model: str, folder_scenario: str, summary: Summary) -> Metric:
