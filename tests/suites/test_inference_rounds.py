@@ -75,6 +75,11 @@ def v50(tmp_path_factory):
     put(top, "closed", "Acme", "x8", "gptj-99", "Offline",
         summary("Offline", ["Samples per second: 144.446", "Tokens per second (inferred): 9966.79"]),
         "{'rouge1': 43.0, 'rouge2': 20.1, 'rougeL': 30.0, 'gen_len': 3967000}\nhash=1\n")
+    put(top, "closed", "Acme", "x8", "llama3_1-405b", "Server", llm_server(288.60, 5000, 150, (5, 0)),
+        "{'rougeL': 21.7, 'exact_match': 90.1, 'tokens_per_sample': 644.8}\nhash=1\n", T06)
+    write(top, "closed/Acme/results/x8/llama3_1-405b/Server/performance/run_1/mlperf_log_detail.txt",
+          'harness noise\n:::MLLOG {"key": "result_completed_tokens_per_second", "value": 288.601, '
+          '"time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {}}\n')
     put(top, "closed", "Acme", "x8", "resnet50", "Offline",  # the v4.1 seeds in a v5.0 run
         with_params(summary("Offline", ["Samples per second: 700000"]), *seeds((4, 1))),
         "accuracy=76.1%\nhash=1\n", {"TEST01": PASS_PERF, "TEST04": PASS_PERF})
@@ -84,7 +89,7 @@ def v50(tmp_path_factory):
 def test_v50_interactive_benchmark_is_a_server_run_in_tokens(v50):
     inter = one(v50, "llama2-70b-interactive-99", "Server")
     assert inter.valid and inter.result == 9000.5 and inter.metric == "result_completed_tokens_per_second"
-    assert inter.unit == "Queries/s"  # the v5.0 checker's unit table does not list the interactive benchmark
+    assert inter.unit == "Tokens/s"  # as v5.0's official table prints it
     assert one(v50, "llama2-70b-99", "Server").valid  # 600 ms TTFT is within the plain Server limit
 
 
@@ -92,7 +97,11 @@ def test_v50_checker_rules_make_results_invalid(v50):
     late = one(v50, "llama2-70b-interactive-99.9", "Server")
     assert not late.valid and "TTFT p99 460 ms (limit 450)" in late.status_detail
     gptj = one(v50, "gptj-99", "Offline")
-    assert gptj.valid and gptj.result == 9966.79 and gptj.unit == "Samples/s"
+    assert gptj.valid and gptj.result == 9966.79 and gptj.unit == "Tokens/s"
+    # the v5.0 checker looks units up by the folder's name: llama3_1-405b is not in its table;
+    # the value is the detail log's (the summary prints 288.60)
+    big = one(v50, "llama3_1-405b", "Server")
+    assert big.result == 288.601 and big.unit == "Queries/s" and big.metric == "result_completed_tokens_per_second"
     resnet = one(v50, "resnet50", "Offline")
     assert not resnet.valid and "seeds are not the round's" in resnet.status_detail
     assert v50.manifest["rules"]["checker_rules_of"] == "v5.0" and not v50.manifest["rules"]["carried_over"]

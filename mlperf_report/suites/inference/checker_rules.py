@@ -176,6 +176,9 @@ _SPECIAL_UNITS_V5 = {
     **{m: _TOKENS_UNITS for m in ("llama2-70b-99", "llama2-70b-99.9", "mixtral-8x7b", "llama3.1-405b",
                                   "deepseek-r1")},
 }
+# v5.0's table (seen in its official summary.csv) still lists GPT-J and the interactive Llama 2 benchmark
+_SPECIAL_UNITS_V50 = {**_SPECIAL_UNITS_V5, **{m: _TOKENS_UNITS for m in (
+    "gptj-99", "gptj-99.9", "llama2-70b-interactive-99", "llama2-70b-interactive-99.9")}}
 _SPECIAL_UNITS_V6 = {**_SPECIAL_UNITS_V5, "llama3.1-8b": _TOKENS_UNITS, "gpt-oss-120b": _TOKENS_UNITS,
                      "wan-2.2-t2v-a14b": {"SingleStream": "Latency (s)"}}
 
@@ -305,7 +308,7 @@ RULES: dict[tuple[int, int], Rules] = {
                   None, None, _LLM_LIMITS_V4, _MAPPING_V4, llm_any_scenario=True),
     (4, 1): Rules((4, 1), _MODELS_V41, _TARGETS_V41, _UPPER_V41, _PATTERNS_V4, _FIELDS, _OVERWRITE_V41,
                   _SPECIAL_UNITS_V41, None, _LLM_LIMITS_V4, _MAPPING_V4, llm_any_scenario=True),
-    (5, 0): _v5((5, 0), _MODELS_V50, _OVERWRITE_V50, _TESTS_V50, _SPECIAL_UNITS_V5, _MAPPING_V50, interactive=False),
+    (5, 0): _v5((5, 0), _MODELS_V50, _OVERWRITE_V50, _TESTS_V50, _SPECIAL_UNITS_V50, _MAPPING_V50, interactive=False),
     (5, 1): _v5((5, 1), _MODELS_V51, _OVERWRITE_V51, _TESTS_V51, _SPECIAL_UNITS_V5, _MAPPING_V51),
     (6, 0): _v5((6, 0), _MODELS_V60, _OVERWRITE_V60, _TESTS_V60, _SPECIAL_UNITS_V6, _MAPPING_V51),
     (6, 1): _v5((6, 1), _MODELS_V61, _OVERWRITE_V60, _TESTS_V61, _SPECIAL_UNITS_V6, _MAPPING_V51),

@@ -20,7 +20,7 @@ from mlperf_report.ingest.systems import SystemJsonError, parse_system
 from mlperf_report.core import limits
 from mlperf_report.suites.inference import accuracy, power, validity
 from mlperf_report.suites.inference.checker_rules import POWER_UNITS, mlperf_model, required_tests
-from mlperf_report.suites.inference.loadgen import SummaryError, parse_summary
+from mlperf_report.suites.inference.loadgen import SUMMARY_FIELDS, SummaryError, parse_summary
 from mlperf_report.suites.inference.metrics import effective_scenario, primary_metric
 from mlperf_report.suites.inference.rounds import Round
 from mlperf_report.suites.inference.tree import ResultFolder, Tree, classify
@@ -83,7 +83,8 @@ def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple
     return systems
 
 
-def _performance(round_: Round, folder: ResultFolder, text: str | None, problems: list[dict]) -> dict:
+def _performance(round_: Round, source: Source, folder: ResultFolder, text: str | None,
+                 problems: list[dict]) -> dict:
     empty = {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "run_problems": []}
     if text is None:
         return {**empty, "why": "mlperf_log_summary.txt missing"}
@@ -92,8 +93,10 @@ def _performance(round_: Round, folder: ResultFolder, text: str | None, problems
     except SummaryError as error:
         problems.append({"file": folder.summary, "problem": str(error)})
         return {**empty, "why": str(error)}
+    if folder.detail:
+        summary.logged = power.detail_values(_lines(source, folder.detail), tuple(SUMMARY_FIELDS))
     rules, model = round_.rules, mlperf_model(folder.model, round_.rules)
-    metric = primary_metric(rules, model, folder.scenario, summary)
+    metric = primary_metric(rules, model, folder.scenario, summary, folder.model)
     if summary.scenario != effective_scenario(folder.scenario) and not metric.inferred:
         problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
                                                            f"folder says {folder.scenario}"})
@@ -130,7 +133,7 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
                problems: list[dict], audited_copy: bool = True) -> dict:
     """One results.csv row. ``audited_copy`` False: the copy holds no audit verdict of this submitter at
     all (a cut that dropped them), so missing tests are reported, not held against the result."""
-    perf = _performance(round_, folder, _text(source, folder.summary), problems)
+    perf = _performance(round_, source, folder, _text(source, folder.summary), problems)
     acc_text = _text(source, folder.accuracy)
     model = mlperf_model(folder.model, round_.rules)
     acc = (accuracy.judge(acc_text, model, round_.rules) if acc_text is not None

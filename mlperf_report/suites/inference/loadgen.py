@@ -1,7 +1,8 @@
 """LoadGen's ``mlperf_log_summary.txt``: the ``name : value`` lines, the verdict and its reason.
 
 The summary prints LoadGen's result fields under readable names; the checker reads the same values
-from the detail log (absent from the cut trees) by key. ``SUMMARY_FIELDS`` ties the two.
+from the detail log by key. ``SUMMARY_FIELDS`` ties the two. Where a copy keeps the detail log its values
+win: the summary rounds some of them (``Completed tokens per second: 288.60`` for the log's 288.601).
 """
 
 from __future__ import annotations
@@ -51,9 +52,13 @@ class Summary:
     valid: bool
     fields: dict[str, str] = field(default_factory=dict)
     unmet: list[str] = field(default_factory=list)  # the constraints LoadGen reports as not satisfied
+    logged: dict[str, object] = field(default_factory=dict)  # checker key -> value in mlperf_log_detail.txt
 
     def text(self, key: str) -> str | None:
-        """The value of a checker key as printed, None when absent."""
+        """The value of a checker key (the detail log's where known, else as the summary prints it), None
+        when absent."""
+        if self.logged.get(key) is not None:
+            return str(self.logged[key])
         names = SUMMARY_FIELDS.get(key, (key,))
         return next((self.fields[n] for n in names if n in self.fields), None)
 

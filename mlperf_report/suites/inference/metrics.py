@@ -66,13 +66,13 @@ def _scaled(value: float, scenario: str, model: str) -> float:
     return value
 
 
-def _inferred(model: str, folder: str, summary: Summary, rules: Rules) -> Metric:
+def _inferred(named: str, folder: str, summary: Summary, rules: Rules) -> Metric:
     """A scenario inferred from another run (edge systems), as the checker computes it: MultiStream from
     SingleStream is eight times the run's 99th-percentile early-stopping estimate; Offline from
     SingleStream is its QPS without LoadGen overhead; Offline from MultiStream is samples per query over
     the mean query latency."""
     run = summary.scenario
-    shown_unit = unit(rules, model, folder)
+    shown_unit = unit(rules, named, folder)
     if (run, folder) == ("SingleStream", "MultiStream"):
         key = "early_stopping_latency_ms"
         estimate = summary.number(key)
@@ -92,15 +92,24 @@ def _inferred(model: str, folder: str, summary: Summary, rules: Rules) -> Metric
     return Metric(key, shown_unit, value or None, why, inferred=True)
 
 
-def primary_metric(rules: Rules, model: str, folder_scenario: str, summary: Summary) -> Metric:
+def unit_model(rules: Rules, model: str, folder_model: str) -> str:
+    """The name the round's checker looks its unit table up by: up to v5.1 the model folder's own name
+    (so v5.0's ``llama3_1-405b`` folders print Queries/s and Samples/s over tokens per second, as the
+    official table does), from v6.0 the benchmark name."""
+    return folder_model.strip() if rules.version < (6, 0) else model
+
+
+def primary_metric(rules: Rules, model: str, folder_scenario: str, summary: Summary,
+                   folder_model: str | None = None) -> Metric:
     """The result a results table prints for this summary, or why it cannot be read."""
+    named = unit_model(rules, model, folder_model or model)
     if folder_scenario not in rules.scenarios and folder_scenario not in SCENARIOS:
         return Metric("", "", None, f"scenario '{folder_scenario}' is not one the tool knows")
     run = summary.scenario
     if run != effective_scenario(folder_scenario):
-        return _inferred(model, folder_scenario, summary, rules)
+        return _inferred(named, folder_scenario, summary, rules)
     key = _fallback_key(rules, model, run, summary)
-    shown_unit = unit(rules, model, folder_scenario)
+    shown_unit = unit(rules, named, folder_scenario)
     if key != metric_key(rules, model, run):
         shown_unit = "Tokens/s"
     value = summary.number(key)
