@@ -105,10 +105,11 @@ def scenario_facts(frame: pd.DataFrame, scenario: str, focus: str | None) -> dic
     mine = table[_is(table, focus)]
     if focus and not mine.empty:
         top = mine.iloc[0]
-        same = table[table["accelerators"] == top.accelerators]
-        facts["focus"] = {**_entry(top), "rank": int(mine.index[0]) + 1,
-                          "like_rank": int((same.index < mine.index[0]).sum()) + 1, "like_count": len(same),
-                          "like_best": _entry(same.iloc[0])}
+        facts["focus"] = {**_entry(top), "rank": int(mine.index[0]) + 1}
+        if pd.notna(top.accelerators):  # a system without its systems JSON has no size to compare by
+            same = table[table["accelerators"] == top.accelerators]
+            facts["focus"].update({"like_rank": int((same.index < mine.index[0]).sum()) + 1,
+                                   "like_count": len(same), "like_best": _entry(same.iloc[0])})
     return facts
 
 

@@ -29,10 +29,12 @@ def _scenario_line(fig: dict, s: dict, lang: str) -> str:
     mine = s.get("focus")
     if mine:
         system = mine["system_name"] or mine["system_id"]
-        return label("inference.narr.scenario", lang, **common, system=system,
-                     value=_value(mine["result"], s["higher_is_better"], lang), rank=mine["rank"], count=s["results"],
-                     like_count=mine["like_count"], accelerators=mine["accelerators"] or "?",
-                     like_rank=mine["like_rank"])
+        standing = {**common, "system": system, "value": _value(mine["result"], s["higher_is_better"], lang),
+                    "rank": mine["rank"], "count": s["results"]}
+        if "like_rank" not in mine:
+            return label("inference.narr.scenario_unsized", lang, **standing)
+        return label("inference.narr.scenario", lang, **standing, like_count=mine["like_count"],
+                     accelerators=mine["accelerators"], like_rank=mine["like_rank"])
     best = s["best"]
     return label("inference.narr.best", lang, **common, value=_value(best["result"], s["higher_is_better"], lang),
                  system=best["system_name"] or best["system_id"], submitter=best["submitter"])

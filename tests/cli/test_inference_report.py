@@ -81,3 +81,18 @@ def test_narrative_for_a_focus_on_the_embedded_round(focus, lang, expected):
     assert expected in rendered.narrative
     assert "MLPerf Inference v4.1" in rendered.notes
     assert narrative.headline_summary(figures, config, lang)[0].endswith("[1]")
+
+
+def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(data_dir):
+    """A copy that lacks a systems JSON leaves the accelerator count empty: the narrative still gives
+    the rank and says why it does not compare by size (once an IndexError that failed the notebook)."""
+    results = t.load_results(data_dir, "inference-v4.1")
+    results.loc[results.submitter == "Acme", "accelerators"] = float("nan")
+    figures = {m: t.model_facts(results, model=m, division="closed", focus="Acme", round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    mine = [s["focus"] for fig in figures.values() for s in fig["scenarios"] if "focus" in s]
+    assert mine and all("like_rank" not in entry for entry in mine)
+    summary = t.round_facts(results, focus="Acme", round_id="inference-v4.1")
+    config = load_config().with_overrides(round="inference-v4.1", focus_submitter="Acme")
+    for lang, expected in (("en", "its accelerator count is not in the results"), ("zh-Hant", "未列出其加速器數量")):
+        assert expected in narrative.render(figures, summary, config, lang).narrative
