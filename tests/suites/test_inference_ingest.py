@@ -134,7 +134,7 @@ def test_catalogue_and_registry():
     for version, rules in checker_rules.RULES.items():  # every benchmark of every known round is named
         for model in rules.models:
             assert models.is_known(model), (version, model)
-            assert checker_rules.accuracy_bounds(rules, model) or model.startswith("rag-"), (version, model)
+            assert checker_rules.accuracy_bounds(rules, model), (version, model)
             assert checker_rules.required_tests(rules, model) is not None
     assert models.is_known("resnet50") and checker_rules.mlperf_model("resnet50", checker_rules.RULES[(4, 1)]) == "resnet"
     assert suite_for("inference-v4.1").name == "inference"

@@ -220,6 +220,34 @@ def test_v60_new_benchmarks(v60):
     assert yolo.valid and yolo.accuracy == 51.0
 
 
+@pytest.fixture(scope="module")
+def v61(tmp_path_factory):
+    top = tmp_path_factory.mktemp("v61") / "inference_results_v6.1"
+    write(top, "closed/Acme/systems/x8.json", system())
+    rag = with_params(summary("Offline", ["Samples per second: 0.464076"]), "min_duration (ms): 0",
+                      "samples_per_query : 824", *seeds((6, 1)))
+    test09 = {"TEST09": ("verify_output_len.txt", "Max check pass: True\n\nTEST PASS\n")}
+    put(top, "closed", "Acme", "x8", "e2e-rag-qna", "Offline", rag, "Accuracy: 35.9223\n\nhash=98f3\n", test09,
+        inside=True)
+    put(top, "closed", "Acme", "x8", "e2e-rag-db", "Offline", rag.replace("0.464076", "22.6141"),
+        "Accuracy: 97.5\n\nhash=c529\n")  # below the 98 % the checker asks
+    put(top, "closed", "Acme", "x8", "gpt-oss-120b", "Offline",  # the RAG exemption is not general
+        with_params(summary("Offline", ["Samples per second: 10", "Tokens per second: 50000.5"]),
+                    "min_duration (ms): 0", *seeds((6, 1))),
+        "{'exact_match': 83.5, 'tokens_per_sample': 1000.0}\nhash=1\n",
+        {"TEST07": PASS_ACC, "TEST09": ("verify_output_len.txt", "TEST PASS\n")}, inside=True)
+    return run(top, "inference-v6.1")
+
+
+def test_v61_end_to_end_rag_benchmarks(v61):
+    qna = one(v61, "e2e-rag-qna", "Offline")  # a whole-dataset run: no minimum duration
+    assert qna.valid and qna.result == 0.464076 and qna.unit == "Tasks/s" and qna.accuracy == 35.9223, qna.status_detail
+    db = one(v61, "e2e-rag-db", "Offline")
+    assert not db.valid and db.unit == "Samples/s" and "E2E_ACCURACY" in db.status_detail
+    gpt = one(v61, "gpt-oss-120b", "Offline")
+    assert not gpt.valid and "min_duration 0 ms" in gpt.status_detail
+
+
 def test_rules_tables_hold_the_checkers_numbers():
     v51, v60 = checker_rules.RULES[(5, 1)], checker_rules.RULES[(6, 0)]
     assert checker_rules.accuracy_bounds(v51, "llama3.1-405b") == [

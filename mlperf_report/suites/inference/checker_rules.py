@@ -126,7 +126,9 @@ _TARGETS_V5 = {
     "yolo-95": ("mAP", 53.4 * 0.95),
     "yolo-99": ("mAP", 53.4 * 0.99),
     "wan-2.2-t2v-a14b": ("vbench_score", 70.48 * 0.99),
-    # rag-qna / rag-db (v6.1): the checker has no threshold yet ("E2E_ACCURACY", "")
+    # v6.1's end-to-end RAG benchmarks: thresholds as the checker states them (mlcommons/inference PR #2645)
+    "e2e-rag-db": ("E2E_ACCURACY", 98),
+    "e2e-rag-qna": ("E2E_ACCURACY", 33.95),
 }
 _UPPER_V5 = {
     **_UPPER_V41,
@@ -181,6 +183,8 @@ _SPECIAL_UNITS_V50 = {**_SPECIAL_UNITS_V5, **{m: _TOKENS_UNITS for m in (
     "gptj-99", "gptj-99.9", "llama2-70b-interactive-99", "llama2-70b-interactive-99.9")}}
 _SPECIAL_UNITS_V6 = {**_SPECIAL_UNITS_V5, "llama3.1-8b": _TOKENS_UNITS, "gpt-oss-120b": _TOKENS_UNITS,
                      "wan-2.2-t2v-a14b": {"SingleStream": "Latency (s)"}}
+# v6.1: a question-answering task is one sample (as its official table prints it)
+_SPECIAL_UNITS_V61 = {**_SPECIAL_UNITS_V6, "e2e-rag-qna": {"Offline": "Tasks/s"}}
 
 # --- audit (compliance) tests -----------------------------------------------------------------------
 
@@ -221,7 +225,8 @@ _TESTS_V61 = {**_TESTS_V60,
                          "rgat", "whisper", "yolo-99", "yolo-95"],
               "TEST04": ["resnet", "stable-diffusion-xl", "wan-2.2-t2v-a14b"],
               "TEST06": ["llama2-70b-99", "llama2-70b-99.9", "llama2-70b-interactive-99",
-                         "llama2-70b-interactive-99.9", "llama3.1-8b", "deepseek-r1"]}
+                         "llama2-70b-interactive-99.9", "llama3.1-8b", "deepseek-r1"],
+              "TEST09": [*_TESTS_V60["TEST09"], "e2e-rag-qna"]}
 
 # --- LLM latency limits: benchmark -> scenario folder -> (TTFT p99, TPOT p99) in ns --------------------
 
@@ -251,8 +256,10 @@ _SEEDS = {
     (6, 1): ("2085463073848966840", "2747215439041700203", "16159082839903944936"),
 }
 SEED_KEYS = ("effective_qsl_rng_seed", "effective_sample_index_rng_seed", "effective_schedule_rng_seed")
-#: The shortest performance run the rules allow (TEST_DURATION_MS).
+#: The shortest performance run the rules allow (TEST_DURATION_MS), and the benchmarks exempt from it
+#: (the end-to-end RAG runs issue their whole dataset once).
 MIN_DURATION_MS = 600_000
+NO_MIN_DURATION = ("e2e-rag-db", "e2e-rag-qna")
 
 # --- the benchmarks of each round -------------------------------------------------------------------
 
@@ -267,7 +274,7 @@ _MODELS_V51 = (*(m for m in _MODELS_V50 if not m.startswith(("gptj", "llama2-70b
 _MODELS_V60 = (*(m for m in _MODELS_V51 if not m.startswith("dlrm-v2")), "gpt-oss-120b", "wan-2.2-t2v-a14b",
                "qwen3-vl-235b-a22b", "dlrm-v3", "yolo-95", "yolo-99")
 _MODELS_V61 = (*(m for m in _MODELS_V60 if m not in ("retinanet", "mixtral-8x7b", "llama3.1-405b", "pointpainting")),
-               "rag-qna", "rag-db")
+               "e2e-rag-qna", "e2e-rag-db")
 
 _MAPPING_V4 = {"ssd-resnet34": "retinanet", "mobilenet": "resnet", "resnet50": "resnet"}
 _MAPPING_V50 = {**_MAPPING_V4, "llama3_1-405b": "llama3.1-405b"}
@@ -311,7 +318,7 @@ RULES: dict[tuple[int, int], Rules] = {
     (5, 0): _v5((5, 0), _MODELS_V50, _OVERWRITE_V50, _TESTS_V50, _SPECIAL_UNITS_V50, _MAPPING_V50, interactive=False),
     (5, 1): _v5((5, 1), _MODELS_V51, _OVERWRITE_V51, _TESTS_V51, _SPECIAL_UNITS_V5, _MAPPING_V51),
     (6, 0): _v5((6, 0), _MODELS_V60, _OVERWRITE_V60, _TESTS_V60, _SPECIAL_UNITS_V6, _MAPPING_V51),
-    (6, 1): _v5((6, 1), _MODELS_V61, _OVERWRITE_V60, _TESTS_V61, _SPECIAL_UNITS_V6, _MAPPING_V51),
+    (6, 1): _v5((6, 1), _MODELS_V61, _OVERWRITE_V60, _TESTS_V61, _SPECIAL_UNITS_V61, _MAPPING_V51),
 }
 
 

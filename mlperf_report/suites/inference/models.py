@@ -35,8 +35,8 @@ _MODELS: dict[str, tuple[str, str, bool]] = {
     "dlrm-v3": ("DLRM v3", "DLRM v3", False),
     "wan-2.2-t2v-a14b": ("Wan 2.2 T2V A14B", "Wan 2.2 T2V A14B", False),
     "yolo": ("YOLO", "YOLO", False),
-    "rag-qna": ("RAG question answering", "RAG 問答", True),
-    "rag-db": ("RAG retrieval", "RAG 檢索", False),
+    "e2e-rag-qna": ("End-to-end RAG question answering", "端到端 RAG 問答", True),
+    "e2e-rag-db": ("End-to-end RAG vector database", "端到端 RAG 向量資料庫", False),
 }
 
 #: Spellings of the same benchmark seen in trees (the checker's model mapping).
