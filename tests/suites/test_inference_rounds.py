@@ -4,6 +4,8 @@ run), results inferred from a SingleStream run, and the v6.0 layout (audit tests
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -236,7 +238,45 @@ def v61(tmp_path_factory):
                     "min_duration (ms): 0", *seeds((6, 1))),
         "{'exact_match': 83.5, 'tokens_per_sample': 1000.0}\nhash=1\n",
         {"TEST07": PASS_ACC, "TEST09": ("verify_output_len.txt", "TEST PASS\n")}, inside=True)
+    endpoint_run(top, "deepseek-r1", "Offline", {"n_samples_completed": 1600000, "duration_ns": 5124404179908,
+                                                  "output_sequence_lengths": {"total": 6063845077}},
+                 {"score": 81.358, "output_sequence_lengths": {"avg": 3769.9}}, min_duration_ms=5400000)
+    endpoint_run(top, "qwen3.6-27b", "SingleStream", {"n_samples_completed": 1007, "duration_ns": 3834436534116,
+                                                      "qps": 0.2626, "latency": {"avg": 3807663511.36}},
+                 {"score": 0.8723618090452261})
+    endpoint_run(top, "deepseek-r1", "Server", {"n_samples_completed": 100, "n_samples_failed": 3, "qps": 10.0,
+                                                 "tps": 40000.0, "duration_ns": 10 * 10**9},
+                 {"score": 81.0, "output_sequence_lengths": {"avg": 3800.0}}, min_duration_ms=600000)
+    write(top, "closed/Acme/results/x8/qwen3.6-27b/Offline/performance/result_summary.json", "{not json")
     return run(top, "inference-v6.1")
+
+
+def endpoint_run(top, model, scenario, summary_json, score, min_duration_ms=600000):
+    """A result run with MLCommons' endpoints harness: its JSON files and config.yaml, no LoadGen file."""
+    base = f"closed/Acme/results/x8/{model}/{scenario}"
+    write(top, f"{base}/performance/result_summary.json",
+          json.dumps({"state": "complete", "complete": True, "n_samples_failed": 0, **summary_json}))
+    write(top, f"{base}/accuracy/accuracy_results.json",
+          json.dumps({"accuracy_scores": [{"dataset_type": "accuracy", **score}]}))
+    write(top, f"{base}/config.yaml", f"type: offline\nsettings:\n  runtime:\n    min_duration_ms: {min_duration_ms}\n")
+    write(top, f"{base}/report.txt", "QPS: ...\n")
+
+
+def test_v61_endpoints_harness_results(v61):
+    """Read as the checker's endpoints parser does: tokens (or samples) over the run, the mean latency for
+    the agentic benchmark, accuracy from accuracy_results.json, no audit test asked."""
+    offline = one(v61, "deepseek-r1", "Offline")
+    assert offline.valid and offline.unit == "Tokens/s", offline.status_detail
+    assert offline.result == pytest.approx(6063845077 / 5124.404179908) and offline.accuracy == 81.358
+    agent = one(v61, "qwen3.6-27b", "SingleStream")
+    assert agent.valid and agent.result == pytest.approx(3807.66351136) and agent.unit == "Latency (ms)"
+    assert agent.metric == "result_mean_latency_ns" and agent.accuracy == pytest.approx(0.87236, abs=1e-5)
+    failed = one(v61, "deepseek-r1", "Server")
+    assert not failed.valid and "endpoints harness: INVALID (no failed samples (3 failed)" in failed.status_detail and failed.result == 40000.0
+    broken = one(v61, "qwen3.6-27b", "Offline")
+    assert not broken.valid and pd.isna(broken.result)
+    assert any(p["file"].endswith("qwen3.6-27b/Offline/performance/result_summary.json") and "not JSON" in p["problem"]
+               for p in v61.problems)
 
 
 def test_v61_end_to_end_rag_benchmarks(v61):

@@ -45,12 +45,12 @@ def read_values(text: str, patterns: dict[str, str], metrics: list[str] | None =
     return found
 
 
-def _problems(values: dict[str, list[float]], bounds) -> list[str]:
+def _problems(values: dict[str, list[float]], bounds, file: str = "accuracy.txt") -> list[str]:
     problems = []
     for metric, low, high in bounds:
         seen = values.get(metric, [])
         if not seen and low is not None:
-            problems.append(f"{metric} not found in accuracy.txt")
+            problems.append(f"{metric} not found in {file}")
         if low is not None:
             problems += [f"{metric} {v:g} below target {low:.6g}" for v in seen if v < low][:1]
         if high is not None:
@@ -65,7 +65,26 @@ def judge(text: str, model: str, rules: Rules) -> Accuracy:
         values = read_values(text, rules.patterns)
         first = next((v[-1] for v in values.values()), None)
         return Accuracy(first, None, f"no accuracy target known for '{model}'")
-    values = read_values(text, rules.patterns, [metric for metric, _, _ in bounds])
-    problems = _problems(values, bounds)
+    readable = [b for b in bounds if b[0] in rules.patterns]  # a target with no known accuracy.txt line
+    if not readable:                                           # (endpoints-harness benchmarks) is not guessed
+        return Accuracy(None, None, f"accuracy.txt has no line the tool knows for '{model}'")
+    values = read_values(text, rules.patterns, [metric for metric, _, _ in readable])
+    return _verdict(values, readable, "accuracy.txt")
+
+
+def _verdict(values: dict[str, list[float]], bounds, file: str) -> Accuracy:
+    problems = _problems(values, bounds, file)
     shown = values.get(bounds[0][0])
     return Accuracy(shown[-1] if shown else None, not problems, "; ".join(problems))
+
+
+def judge_endpoints(text: str, model: str, rules: Rules) -> Accuracy:
+    """The accuracy of an endpoints-harness result (``accuracy_results.json``) against the same targets."""
+    from mlperf_report.suites.inference import endpoints
+
+    bounds = accuracy_bounds(rules, model)
+    values = endpoints.accuracy_values(text, [metric for metric, _, _ in bounds or []] or ["score"])
+    if not bounds:
+        first = next((v[-1] for v in values.values()), None)
+        return Accuracy(first, None, f"no accuracy target known for '{model}'")
+    return _verdict(values, bounds, "accuracy_results.json")

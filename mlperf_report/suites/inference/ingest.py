@@ -18,7 +18,7 @@ from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
 from mlperf_report.core import limits
-from mlperf_report.suites.inference import accuracy, power, validity
+from mlperf_report.suites.inference import accuracy, endpoints, power, validity
 from mlperf_report.suites.inference.checker_rules import POWER_UNITS, mlperf_model, required_tests
 from mlperf_report.suites.inference.loadgen import SUMMARY_FIELDS, SummaryError, parse_summary
 from mlperf_report.suites.inference.metrics import effective_scenario, primary_metric
@@ -46,6 +46,9 @@ NOT_CHECKED = [
     "the LLM TTFT/TPOT limits are checked on the values the summary prints, where it prints them",
     "required scenarios per category, benchmark names the round does not list, and file-presence checks "
     "(mlperf_log_accuracy.json, the accuracy.txt hash line, measurements) are not re-checked",
+    "results of MLCommons' endpoints harness (v6.1+, performance/result_summary.json) are read as the checker's "
+    "endpoints parser reads them; the harness's own audit (its compliance step, dropped agentic turns in "
+    "scores.json, dataset sample counts) is not re-run, and a copy with only final_snapshot.json has no result",
 ]
 
 
@@ -83,27 +86,44 @@ def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple
     return systems
 
 
-def _performance(round_: Round, source: Source, folder: ResultFolder, text: str | None,
-                 problems: list[dict]) -> dict:
+def _performance(round_: Round, source: Source, folder: ResultFolder, problems: list[dict]) -> dict:
     empty = {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "run_problems": []}
-    if text is None:
+    if folder.performance_file is None:
         return {**empty, "why": "mlperf_log_summary.txt missing"}
     try:
-        summary = parse_summary(text)
+        if folder.summary:
+            summary = parse_summary(_text(source, folder.summary))
+        else:
+            summary = endpoints.parse_result_summary(_text(source, folder.endpoints),
+                                                     effective_scenario(folder.scenario), _text(source, folder.config))
     except SummaryError as error:
-        problems.append({"file": folder.summary, "problem": str(error)})
+        problems.append({"file": folder.performance_file, "problem": str(error)})
         return {**empty, "why": str(error)}
-    if folder.detail:
+    if folder.summary and folder.detail:
         summary.logged = power.detail_values(_lines(source, folder.detail), tuple(SUMMARY_FIELDS))
     rules, model = round_.rules, mlperf_model(folder.model, round_.rules)
     metric = primary_metric(rules, model, folder.scenario, summary, folder.model)
     if summary.scenario != effective_scenario(folder.scenario) and not metric.inferred:
         problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
                                                            f"folder says {folder.scenario}"})
-    return {"valid_lg": summary.valid, "unmet": summary.unmet, "metric": metric.key, "result": metric.value,
+    return {"valid_lg": summary.valid, "unmet": summary.unmet, "harness": summary.harness,
+            "metric": metric.key, "result": metric.value,
             "unit": metric.unit, "why": metric.why_missing,
             "run_problems": validity.run_problems(rules, model, folder.scenario, summary,
                                                   enforce=not round_.rules_carried_over)}
+
+
+def _accuracy(round_: Round, source: Source, folder: ResultFolder, model: str,
+              problems: list[dict]) -> accuracy.Accuracy:
+    if folder.accuracy or not folder.endpoints_accuracy:
+        text = _text(source, folder.accuracy)
+        return (accuracy.judge(text, model, round_.rules) if text is not None
+                else accuracy.Accuracy(None, False, "accuracy/accuracy.txt missing"))
+    try:
+        return accuracy.judge_endpoints(_text(source, folder.endpoints_accuracy), model, round_.rules)
+    except endpoints.EndpointsError as error:
+        problems.append({"file": folder.endpoints_accuracy, "problem": str(error)})
+        return accuracy.Accuracy(None, False, str(error))
 
 
 def _lines(source: Source, name: str):
@@ -133,16 +153,16 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
                problems: list[dict], audited_copy: bool = True) -> dict:
     """One results.csv row. ``audited_copy`` False: the copy holds no audit verdict of this submitter at
     all (a cut that dropped them), so missing tests are reported, not held against the result."""
-    perf = _performance(round_, source, folder, _text(source, folder.summary), problems)
-    acc_text = _text(source, folder.accuracy)
+    perf = _performance(round_, source, folder, problems)
     model = mlperf_model(folder.model, round_.rules)
-    acc = (accuracy.judge(acc_text, model, round_.rules) if acc_text is not None
-           else accuracy.Accuracy(None, False, "accuracy/accuracy.txt missing"))
-    required = required_tests(round_.rules, model) if audited_copy else None
+    acc = _accuracy(round_, source, folder, model, problems)
+    # the endpoints harness audits its own runs: no TEST* folder is asked of them
+    required = () if folder.endpoints and not folder.summary else (
+        required_tests(round_.rules, model) if audited_copy else None)
     comp = validity.judge_compliance({test: {n.rsplit("/", 1)[-1]: _text(source, n) for n in names}
                                       for test, names in folder.compliance.items()}, required)
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
-                                      enforce=not round_.rules_carried_over)
+                                      enforce=not round_.rules_carried_over, harness=perf.get("harness", "LoadGen"))
     if perf["run_problems"] and round_.rules_carried_over:
         reasons += [f"{r} (rules of an earlier round, not enforced)" for r in perf["run_problems"]]
     elif perf["run_problems"]:
@@ -188,7 +208,7 @@ def _manifest(round_: Round, source_facts: dict, tree: Tree, results: pd.DataFra
         "rules": {"checker_rules_of": rules, "carried_over": round_.rules_carried_over,
                   "not_checked": NOT_CHECKED},
         "counts": {
-            "result_files": int(sum(1 for f in tree.results.values() if f.summary)),
+            "result_files": int(sum(1 for f in tree.results.values() if f.performance_file)),
             "result_sets": len(results), "systems": len(systems),
             "scored": int(results["result"].notna().sum()),
             "by_status": {k: int(v) for k, v in status.items()},

@@ -27,6 +27,7 @@ SUMMARY_FIELDS = {
     "result_99.00_percentile_per_query_latency_ns": ("99th percentile latency (ns)",),
     "result_qps_without_loadgen_overhead": ("QPS w/o loadgen overhead",),
     "result_mean_query_latency_ns": ("Mean latency (ns)",),
+    "result_mean_latency_ns": ("Mean latency (ns)",),
     "effective_samples_per_query": ("samples_per_query",),
     "result_first_token_99.00_percentile_latency_ns": ("99.00 percentile first token latency (ns)",),
     "result_time_per_output_token_99.00_percentile_ns": ("99.00 percentile time to output token (ns)",
@@ -53,6 +54,7 @@ class Summary:
     fields: dict[str, str] = field(default_factory=dict)
     unmet: list[str] = field(default_factory=list)  # the constraints LoadGen reports as not satisfied
     logged: dict[str, object] = field(default_factory=dict)  # checker key -> value in mlperf_log_detail.txt
+    harness: str = "LoadGen"  # what ran the test (and gave the verdict)
 
     def text(self, key: str) -> str | None:
         """The value of a checker key (the detail log's where known, else as the summary prints it), None

@@ -37,6 +37,7 @@ _MODELS: dict[str, tuple[str, str, bool]] = {
     "yolo": ("YOLO", "YOLO", False),
     "e2e-rag-qna": ("End-to-end RAG question answering", "端到端 RAG 問答", True),
     "e2e-rag-db": ("End-to-end RAG vector database", "端到端 RAG 向量資料庫", False),
+    "qwen3.6-27b": ("Qwen3.6 27B (agentic, edge)", "Qwen3.6 27B（代理式，邊緣）", True),
 }
 
 #: Spellings of the same benchmark seen in trees (the checker's model mapping).

@@ -5,7 +5,9 @@
 ``mlperf_log_detail.txt`` and ``spl.txt`` beside the summary in full copies),
 ``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
 ``<division>/<submitter>/systems/<system>.json``; from v6.0 the ``TEST*/`` folders (and
-``measurements.json``, ``user.conf``) sit inside the result folder itself; one top folder (``inference_results_vX.Y/``) or none.
+``measurements.json``, ``user.conf``) sit inside the result folder itself; from v6.1 a result run with
+MLCommons' endpoints harness has ``performance/result_summary.json``, ``accuracy/accuracy_results.json``
+and ``config.yaml`` in place of LoadGen's files; one top folder (``inference_results_vX.Y/``) or none.
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ class ResultFolder:
     detail: str | None = None        # performance/run_1/mlperf_log_detail.txt (power window, query count)
     spl: str | None = None           # performance/run_1/spl.txt (the analyzer's samples)
     compliance: dict[str, list[str]] = field(default_factory=dict)  # TEST* -> verify_*.txt files
+    endpoints: str | None = None     # performance/result_summary.json (endpoints harness, v6.1+)
+    endpoints_accuracy: str | None = None  # accuracy/accuracy_results.json
+    config: str | None = None        # config.yaml of an endpoints-harness run (its minimum duration)
+
+    @property
+    def performance_file(self) -> str | None:
+        """The file the result is read from: LoadGen's summary, else the endpoints harness's."""
+        return self.summary or self.endpoints
 
     @property
     def key(self) -> tuple[str, str, str, str, str]:
@@ -70,8 +80,14 @@ def _result(tree: Tree, parts: list[str]) -> ResultFolder:
     return tree.results[key]
 
 
+#: The files of a result folder the ingest reads -> the ResultFolder field that names them.
+_FOLDER_FILES = {"performance/run_1/mlperf_log_summary.txt": "summary", "accuracy/accuracy.txt": "accuracy",
+                 "performance/run_1/mlperf_log_detail.txt": "detail", "performance/run_1/spl.txt": "spl",
+                 "performance/result_summary.json": "endpoints", "accuracy/accuracy_results.json": "endpoints_accuracy",
+                 "config.yaml": "config"}
+
 #: Files of a v6.0+ result folder that a report does not read but that belong there.
-_RESULT_FOLDER_FILES = ("measurements.json", "user.conf", "mlperf.conf", "README.md")
+_RESULT_FOLDER_FILES = ("measurements.json", "user.conf", "mlperf.conf", "README.md", "config.yaml", "report.txt")
 
 
 def _result_extra(folder: ResultFolder, entry: Entry, tail: list[str]) -> str | None:
@@ -96,14 +112,8 @@ def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
     if area == "results" and len(rest) >= 5:
         folder = _result(tree, parts)
         tail = "/".join(rest[3:])
-        if tail == "performance/run_1/mlperf_log_summary.txt":
-            folder.summary = entry.name
-        elif tail == "accuracy/accuracy.txt":
-            folder.accuracy = entry.name
-        elif tail == "performance/run_1/mlperf_log_detail.txt":
-            folder.detail = entry.name
-        elif tail == "performance/run_1/spl.txt":
-            folder.spl = entry.name
+        if tail in _FOLDER_FILES:
+            setattr(folder, _FOLDER_FILES[tail], entry.name)
         elif tail.startswith("performance/power/"):
             folder.power = True
         return _result_extra(folder, entry, rest[3:])

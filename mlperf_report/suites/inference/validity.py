@@ -58,7 +58,8 @@ def judge_compliance(verdicts: dict[str, dict[str, str]], required: tuple[str, .
 
 
 def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str], accuracy_met: bool | None,
-            accuracy_detail: str, compliance: Compliance, enforce: bool = True) -> tuple[bool, list[str]]:
+            accuracy_detail: str, compliance: Compliance, enforce: bool = True,
+            harness: str = "LoadGen") -> tuple[bool, list[str]]:
     """Valid or not, and every reason a result is not. ``enforce=False`` (a round newer than the rules
     the tool knows): accuracy targets and missing tests are reported, not held against the result;
     LoadGen's verdict and failed audit tests still are."""
@@ -67,7 +68,7 @@ def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str],
         reasons.append("no LoadGen summary")
     elif not loadgen_valid:
         unmet = f" ({', '.join(loadgen_unmet)}: no)" if loadgen_unmet else ""
-        reasons.append(f"LoadGen: INVALID{unmet}")
+        reasons.append(f"{harness}: INVALID{unmet}")
     audited = division in AUDITED_DIVISIONS
     if audited and accuracy_met is False:
         reasons.append(f"accuracy target not met: {accuracy_detail}")
