@@ -18,6 +18,11 @@ def label(key: str, lang: str, **fields: object) -> str:
     return catalogue.message(key, lang, **fields)
 
 
+def counted(key: str, lang: str, count: int, **fields: object) -> str:
+    """The form of a plural message for ``count`` (``1 valid result``, ``2 valid results``)."""
+    return catalogue.counted(key, lang, count, **fields)
+
+
 def keys() -> list[str]:
     """Every label key, for tests that check all languages are complete."""
     return catalogue.keys()

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
-from mlperf_report.i18n.labels import label
+from mlperf_report.i18n.labels import counted, label
 from mlperf_report.narrative.narrative import Rendered
 
 
@@ -30,11 +30,12 @@ def _scenario_line(fig: dict, s: dict, lang: str) -> str:
     if mine:
         system = mine["system_name"] or mine["system_id"]
         standing = {**common, "system": system, "value": _value(mine["result"], s["higher_is_better"], lang),
-                    "rank": mine["rank"], "count": s["results"]}
+                    "rank": mine["rank"], "results": counted("inference.count.results", lang, s["results"])}
         if "like_rank" not in mine:
             return label("inference.narr.scenario_unsized", lang, **standing)
-        return label("inference.narr.scenario", lang, **standing, like_count=mine["like_count"],
-                     accelerators=mine["accelerators"], like_rank=mine["like_rank"])
+        return label("inference.narr.scenario", lang, **standing, like_rank=mine["like_rank"],
+                     peers=counted("inference.count.systems", lang, mine["like_count"]),
+                     accelerators=counted("inference.count.accelerators", lang, mine["accelerators"]))
     best = s["best"]
     return label("inference.narr.best", lang, **common, value=_value(best["result"], s["higher_is_better"], lang),
                  system=best["system_name"] or best["system_id"], submitter=best["submitter"])
@@ -61,15 +62,17 @@ def _headline(summary: dict | None, focus: str | None, round_title: str, lang: s
     if not summary:
         return "", ""
     if not focus:
-        return label("inference.narr.headline_nofocus", lang, round_title=round_title, results=summary["results"],
-                     submitters=summary["submitters"]), ""
+        return label("inference.narr.headline_nofocus", lang, round_title=round_title,
+                     results=counted("inference.count.valid_results", lang, summary["results"]),
+                     submitters=counted("inference.count.submitters", lang, summary["submitters"])), ""
     if not summary["focus_results"]:
         return label("inference.narr.absent", lang, focus=focus, round_title=round_title), ""
     divisions = ", ".join(label(f"division.{d}.in_text", lang) for d in summary["focus_divisions"])
     categories = ", ".join(label(f"inference.category.{c}", lang) for c in summary["focus_categories"])
     availability = ", ".join(label(f"inference.availability.{a}", lang) for a in summary["focus_availability"] if a)
     return (label("inference.narr.headline", lang, focus=focus, round_title=round_title,
-                  results=summary["focus_results"], models=len(summary["focus_models"])),
+                  results=counted("inference.count.valid_results", lang, summary["focus_results"]),
+                  models=counted("inference.count.models", lang, len(summary["focus_models"]))),
             label("inference.narr.intro", lang, focus=focus, divisions=divisions, categories=categories,
                   availability=availability))
 

@@ -13,8 +13,8 @@ from mlperf_report.core import languages, paths
 from mlperf_report.i18n import catalogue, formatting
 
 PACKAGE = paths.ROOT / "mlperf_report"
-#: label("key", ...), catalogue.message("key", ...), and f"prefix.{...}" keys built in code
-_LITERAL = re.compile(r"""(?:label|message)\(\s*["']([\w./]+)["']""")
+#: label("key", ...), catalogue.message("key", ...), counted("key", ...) and f"prefix.{...}" keys built in code
+_LITERAL = re.compile(r"""(?:label|message|counted)\(\s*["']([\w./]+)["']""")
 _PREFIX = re.compile(r"""(?:label|message)\(\s*f["']([\w.]+)\.\{""")
 
 
@@ -26,6 +26,9 @@ def test_languages_come_from_the_catalogues():
 def test_every_message_is_translated_in_every_language(lang):
     assert catalogue.problems(lang) == []
     for key in catalogue.keys():
+        if catalogue.is_counted(key):
+            assert all(catalogue.counted(key, lang, n) for n in (0, 1, 2, 5))
+            continue
         assert catalogue.message(key, lang, **{f: "x" for f in re.findall(r"{(\w+)}", catalogue.message(key, "en"))})
 
 
@@ -81,6 +84,23 @@ def test_a_broken_translation_is_named_and_never_falls_back_to_english(tmp_path,
     with pytest.raises(KeyError, match="time_to_train.title"):
         catalogue.message("time_to_train.title", "zh-Hant", locale, benchmark="BERT")
     assert catalogue.message("time_to_train.x", "zh-Hant", locale) == "訓練時間（分鐘，越低越好）"
+
+
+def test_counts_take_the_plural_form_of_each_language(tmp_path):
+    assert [catalogue.counted("inference.count.models", "en", n) for n in (1, 2, 0)] == [
+        "1 model", "2 models", "0 models"]
+    assert catalogue.counted("inference.count.models", "zh-Hant", 1) == "1 個模型"  # one form (nplurals=1)
+    with pytest.raises(KeyError, match="counts something"):
+        catalogue.message("inference.count.models", "en")
+    with pytest.raises(KeyError, match="no plural forms"):
+        catalogue.counted("time_to_train.x", "en", 2)
+    locale = _copy_locale(tmp_path)
+    po = locale / "zh_Hant/LC_MESSAGES/messages.po"
+    text = po.read_text()
+    at = text.index('msgctxt "inference.count.models"')
+    po.write_text(text[:at] + text[at:].replace('msgstr[0] "{count} 個模型"', 'msgstr[0] ""', 1))
+    found = catalogue.problems("zh-Hant", locale)
+    assert len(found) == 1 and "inference.count.models" in found[0] and "no translation" in found[0]
 
 
 def test_a_new_language_is_a_folder_of_files(tmp_path):
