@@ -18,12 +18,16 @@ from mlperf_report.suites.inference.rounds import parse_round
 
 
 def load_results(data_dir: Path | str, round_id: str) -> pd.DataFrame:
-    """A round's results.csv, with empty text cells as ''."""
+    """A round's results.csv, with empty text cells as ''. A tokens-per-second result the official table
+    labels in queries or samples per second (v5.0's Llama 3.1 405B, Whisper) is shown in Tokens/s; its
+    official label stays in ``official_unit`` and the notes say so."""
     path = Path(data_dir) / round_id / "results.csv"
     frame = pd.read_csv(path, keep_default_na=False, na_values={"result": [""], "accelerators": [""],
                                                                  "accuracy": [""], "power_result": [""]})
     frame["accelerators"] = pd.to_numeric(frame["accelerators"], errors="coerce").astype("Int64")
     frame["valid"] = frame["valid"].astype(str).str.lower() == "true"
+    frame["official_unit"] = frame["unit"]
+    frame.loc[frame["metric"].str.contains("tokens_per_second") & (frame["unit"] != ""), "unit"] = "Tokens/s"
     return frame
 
 
@@ -127,6 +131,7 @@ def model_facts(results: pd.DataFrame, *, model: str, division: str, focus: str 
     return {"suite": "inference", "round": round_id, "model": model, "division": division, "focus": focus,
             "title": {lang: models.title(model, lang) for lang in ("en", "zh-Hant")},
             "scenarios": [scenario_facts(table, s, focus) for s in scenarios_of(table)],
+            "official_units": sorted(set(table.loc[table["unit"] != table["official_unit"], "official_unit"])),
             "invalid": int(((results["model"] == model) & ~results["valid"]).sum()),
             "with_power": int(((results["model"] == model) & (results["power_unit"] != "")).sum())}
 

@@ -97,6 +97,12 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
             f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
     notes = [f"<p>{e(_citation(figures, round_id, lang))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
+    relabelled = sorted(model for model, fig in figures.items() if fig.get("official_units"))
+    if relabelled:
+        units = sorted({u for model in relabelled for u in figures[model]["official_units"]})
+        notes.append("<p>" + e(label("inference.narr.units_relabelled", lang, units=", ".join(units),
+                                     models=", ".join(figures[m]["title"].get(lang) or m for m in relabelled)))
+                     + "</p>")
     return Rendered("\n".join(part for part in body if part), "\n".join(notes))
 
 

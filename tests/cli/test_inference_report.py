@@ -96,3 +96,29 @@ def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(data_di
     config = load_config().with_overrides(round="inference-v4.1", focus_submitter="Acme")
     for lang, expected in (("en", "its accelerator count is not in the results"), ("zh-Hant", "未列出其加速器數量")):
         assert expected in narrative.render(figures, summary, config, lang).narrative
+
+
+def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(data_dir, tmp_path):
+    """v5.0's official table prints Llama 3.1 405B's tokens/s as Queries/s (the checker looked units up by
+    folder name); the report says Tokens/s and its notes say what the official label was."""
+    import pandas as pd
+
+    frame = pd.read_csv(data_dir / "inference-v4.1" / "results.csv", keep_default_na=False)
+    llm = frame["metric"].str.contains("tokens_per_second")
+    assert llm.any() and (~llm).any()
+    frame.loc[llm, "unit"] = "Queries/s"
+    (tmp_path / "inference-v4.1").mkdir()
+    frame.to_csv(tmp_path / "inference-v4.1" / "results.csv", index=False)
+    results = t.load_results(tmp_path, "inference-v4.1")
+    assert set(results.loc[llm, "unit"]) == {"Tokens/s"} and set(results.loc[llm, "official_unit"]) == {"Queries/s"}
+    assert (results.loc[~llm, "unit"] == results.loc[~llm, "official_unit"]).all()
+    figures = {m: t.model_facts(results, model=m, division="closed", focus="Acme", round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    config = load_config().with_overrides(round="inference-v4.1", focus_submitter="Acme")
+    notes = narrative.render(figures, t.round_facts(results, focus="Acme", round_id="inference-v4.1"), config,
+                             "en").notes
+    assert "labels the tokens-per-second results of GPT-J" in notes and "in Queries/s; this report" in notes
+    untouched = narrative.render({m: t.model_facts(t.load_results(data_dir, "inference-v4.1"), model=m,
+                                                   division="closed", focus="Acme", round_id="inference-v4.1")
+                                  for m in figures}, None, config, "en").notes
+    assert "labels the tokens-per-second" not in untouched
