@@ -31,7 +31,7 @@ from mlperf_report.suites.training.tree import classify
 #: inputs tried per property (read by bench/fuzz.py)
 TRIED: Counter[str] = Counter()
 #: the share of the fuzz budget each property gets (drawing a chart is ~1000x slower than the rest)
-FUZZ_WEIGHT = {"mllog": 0.3, "systems": 0.3, "lister": 0.25, "zip": 0.075, "tar": 0.075, "label": 0.3,
+FUZZ_WEIGHT = {"mllog": 0.3, "systems": 0.3, "endpoints": 0.1, "lister": 0.25, "zip": 0.075, "tar": 0.075, "label": 0.3,
                "chart": 0.0015}
 
 _SLOW = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -143,6 +143,36 @@ def test_systems_reader_returns_a_row_or_a_clear_error(data):
         assert row[count] is None or isinstance(row[count], int)
     assert all(isinstance(p, str) for p in problems)
     json.dumps(row, default=str)
+
+
+# --- endpoints-harness result files (Inference v6.1+) -------------------------------------------------
+
+_ENDPOINT_FIELDS = st.fixed_dictionaries({}, optional={
+    "qps": _JSON, "tps": _JSON, "duration_ns": _JSON, "n_samples_completed": _JSON, "n_samples_failed": _JSON,
+    "state": _JSON, "complete": _JSON, "latency": _JSON, "ttft": _JSON, "tpot": _JSON,
+    "output_sequence_lengths": _JSON, "accuracy_scores": _JSON, "average_accuracy": _JSON})
+
+
+@_examples("endpoints")
+@given(st.one_of(_ENDPOINT_FIELDS.map(json.dumps), _JSON.map(json.dumps), st.text(max_size=60)),
+       st.one_of(st.none(), st.text(max_size=60), st.just("settings:\n  runtime:\n    min_duration_ms: x\n")))
+def test_endpoints_reader_returns_a_summary_or_a_clear_error(text, config):
+    from mlperf_report.suites.inference import endpoints
+
+    TRIED["endpoints"] += 1
+    try:
+        summary = endpoints.parse_result_summary(text, "Offline", config)
+    except endpoints.EndpointsError as error:
+        assert str(error)
+    else:
+        assert all(isinstance(v, float) and math.isfinite(v) for v in summary.logged.values())
+        assert summary.valid == (not summary.unmet)
+    try:
+        found = endpoints.accuracy_values(text, ["exact_match", "TOKENS_PER_SAMPLE"])
+    except endpoints.EndpointsError as error:
+        assert str(error)
+    else:
+        assert all(math.isfinite(v) for values in found.values() for v in values)
 
 
 # --- archive lister -----------------------------------------------------------------------------------

@@ -11,9 +11,7 @@ completed and no sample failed. The harness runs its own audit, so no ``TEST*`` 
 
 from __future__ import annotations
 
-import json
-import math
-
+from mlperf_report.core import limits
 from mlperf_report.suites.inference.loadgen import Summary, SummaryError
 
 NS_PER_S = 1_000_000_000
@@ -25,7 +23,9 @@ class EndpointsError(SummaryError):
 
 def _json(text: str, what: str) -> dict:
     try:
-        data = json.loads(text)
+        data = limits.loads(text, what)
+    except limits.LimitError as error:
+        raise EndpointsError(str(error)) from None
     except ValueError as error:
         raise EndpointsError(f"{what} is not JSON ({error})") from None
     if not isinstance(data, dict):
@@ -34,9 +34,7 @@ def _json(text: str, what: str) -> dict:
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
-    return float(value)
+    return float(value) if limits.finite(value) else None
 
 
 def _per_second(count: object, duration_ns: float | None) -> float | None:
@@ -93,7 +91,8 @@ def accuracy_values(text: str, metrics: list[str]) -> dict[str, list[float]]:
     """``accuracy_results.json`` as accuracy values: its first accuracy score stands for the first target
     metric (as the checker's parser reads it), its mean output length for ``TOKENS_PER_SAMPLE``."""
     data = _json(text, "accuracy_results.json")
-    scores = [s for s in data.get("accuracy_scores") or [] if isinstance(s, dict)]
+    listed = data.get("accuracy_scores")
+    scores = [s for s in listed if isinstance(s, dict)] if isinstance(listed, list) else []
     found: dict[str, list[float]] = {}
     first = _number(scores[0].get("score")) if scores else _number(data.get("average_accuracy"))
     if first is not None and metrics:
