@@ -82,6 +82,15 @@ def v50(tmp_path_factory):
     write(top, "closed/Acme/results/x8/llama3_1-405b/Server/performance/run_1/mlperf_log_detail.txt",
           'harness noise\n:::MLLOG {"key": "result_completed_tokens_per_second", "value": 288.601, '
           '"time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {}}\n')
+    write(top, "open/Acme/systems/x8.json", system(division="open"))
+    write(top, "open/Acme/model_mapping.json", json.dumps({"Llama-3.3-70B-FP8": "llama2-70b-99"}))
+    write(top, "open/Acme/results/x8/Llama-3.3-70B-FP8/Server/performance/run_1/mlperf_log_summary.txt",
+          llm_server(134.71, 900, 60, (5, 0)))
+    write(top, "open/Acme/results/x8/Llama-3.3-70B-FP8/Server/performance/run_1/mlperf_log_detail.txt",
+          'harness noise\n:::MLLOG {"key": "result_completed_samples_per_sec", "value": 0.5, '
+          '"time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {}}\n')
+    write(top, "open/Acme/results/x8/Llama-3.3-70B-FP8/Server/accuracy/accuracy.txt", LLAMA_ACC)
+    write(top, "open/Zeta/model_mapping.json", "[1, 2]")
     put(top, "closed", "Acme", "x8", "resnet50", "Offline",  # the v4.1 seeds in a v5.0 run
         with_params(summary("Offline", ["Samples per second: 700000"]), *seeds((4, 1))),
         "accuracy=76.1%\nhash=1\n", {"TEST01": PASS_PERF, "TEST04": PASS_PERF})
@@ -93,6 +102,16 @@ def test_v50_interactive_benchmark_is_a_server_run_in_tokens(v50):
     assert inter.valid and inter.result == 9000.5 and inter.metric == "result_completed_tokens_per_second"
     assert inter.unit == "Tokens/s"  # as v5.0's official table prints it
     assert one(v50, "llama2-70b-99", "Server").valid  # 600 ms TTFT is within the plain Server limit
+
+
+def test_v50_open_model_names_map_through_the_submitters_model_mapping(v50):
+    """The checker maps an open model folder to its benchmark with the submitter's model_mapping.json:
+    the metric is the benchmark's (tokens/s), the unit v5.0's folder-name lookup (Queries/s)."""
+    mapped = one(v50, "Llama-3.3-70B-FP8", "Server")
+    assert mapped.metric == "result_completed_tokens_per_second" and mapped.result == 134.71
+    assert mapped.unit == "Queries/s" and mapped.valid
+    assert any(p["file"].endswith("open/Zeta/model_mapping.json") and "not a JSON object" in p["problem"]
+               for p in v50.problems)
 
 
 def test_v50_checker_rules_make_results_invalid(v50):

@@ -334,14 +334,17 @@ def rules_for(version: tuple[int, int]) -> Rules:
     return RULES[max(known)] if known else RULES[min(RULES)]
 
 
-def mlperf_model(folder: str, rules: Rules) -> str:
-    """The checker's benchmark name for a model folder: as is, the round's mapping, then the checker's
-    name heuristics (``resnet50``-like names are ResNet, ``bert-99.9`` before ``bert-99``)."""
+def mlperf_model(folder: str, rules: Rules, submitter_mapping: dict[str, str] | None = None) -> str:
+    """The checker's benchmark name for a model folder: as is, the round's mapping, the submitter's own
+    ``model_mapping.json`` (open division), then the checker's name heuristics (``resnet50``-like names
+    are ResNet, ``bert-99.9`` before ``bert-99``)."""
     name = folder.strip()
     if name in rules.models:
         return name
     if name in rules.mapping:
         return rules.mapping[name]
+    if submitter_mapping and isinstance(submitter_mapping.get(name), str):
+        return submitter_mapping[name]
     lowered = name.lower()
     if any(k in lowered for k in ("mobilenet", "efficientnet", "resnet50")):
         return "resnet"

@@ -86,7 +86,26 @@ def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple
     return systems
 
 
-def _performance(round_: Round, source: Source, folder: ResultFolder, problems: list[dict]) -> dict:
+def read_model_mappings(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple[str, str], dict]:
+    """Each open submitter's ``model_mapping.json`` (its model folder names -> the benchmarks they run),
+    which the checker reads for the open division only."""
+    mappings = {}
+    for (division, submitter), entry in sorted(tree.model_mappings.items()):
+        if division != "open":
+            continue
+        try:
+            data = limits.loads(source.read_bytes(entry.name), "model_mapping.json")
+        except ValueError as error:  # LimitError is a ValueError
+            problems.append({"file": entry.name, "problem": f"not read: {error}"})
+            continue
+        if not isinstance(data, dict):
+            problems.append({"file": entry.name, "problem": "not read: not a JSON object of folder -> benchmark"})
+            continue
+        mappings[(division, submitter)] = {k: v for k, v in data.items() if isinstance(v, str)}
+    return mappings
+
+
+def _performance(round_: Round, source: Source, folder: ResultFolder, model: str, problems: list[dict]) -> dict:
     empty = {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "run_problems": []}
     if folder.performance_file is None:
         return {**empty, "why": "mlperf_log_summary.txt missing"}
@@ -101,7 +120,7 @@ def _performance(round_: Round, source: Source, folder: ResultFolder, problems: 
         return {**empty, "why": str(error)}
     if folder.summary and folder.detail:
         summary.logged = power.detail_values(_lines(source, folder.detail), tuple(SUMMARY_FIELDS))
-    rules, model = round_.rules, mlperf_model(folder.model, round_.rules)
+    rules = round_.rules
     metric = primary_metric(rules, model, folder.scenario, summary, folder.model)
     if summary.scenario != effective_scenario(folder.scenario) and not metric.inferred:
         problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
@@ -150,11 +169,11 @@ def _power(source: Source, folder: ResultFolder, problems: list[dict]) -> tuple[
 
 
 def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict | None,
-               problems: list[dict], audited_copy: bool = True) -> dict:
+               problems: list[dict], audited_copy: bool = True, model_mapping: dict | None = None) -> dict:
     """One results.csv row. ``audited_copy`` False: the copy holds no audit verdict of this submitter at
     all (a cut that dropped them), so missing tests are reported, not held against the result."""
-    perf = _performance(round_, source, folder, problems)
-    model = mlperf_model(folder.model, round_.rules)
+    model = mlperf_model(folder.model, round_.rules, model_mapping)
+    perf = _performance(round_, source, folder, model, problems)
     acc = _accuracy(round_, source, folder, model, problems)
     # the endpoints harness audits its own runs: no TEST* folder is asked of them
     required = () if folder.endpoints and not folder.summary else (
@@ -236,17 +255,20 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
                          "<system>/<model>/<scenario>/performance/run_1/mlperf_log_summary.txt); is this an "
                          "MLPerf Inference results tree? Nothing was written.")
     systems = read_systems(source, tree, problems)
+    mappings = read_model_mappings(source, tree, problems)
     rows = []
     folders = [tree.results[k] for k in sorted(tree.results)]
     audited = {f.key[:2] for f in folders if f.compliance}
-    needing = {f.key[:2] for f in folders if required_tests(round_.rules, mlperf_model(f.model, round_.rules))}
+    needing = {f.key[:2] for f in folders
+               if required_tests(round_.rules, mlperf_model(f.model, round_.rules, mappings.get(f.key[:2])))}
     for division, org in sorted(needing - audited):
         if division in validity.AUDITED_DIVISIONS:
             problems.append({"file": f"{division}/{org}/", "problem": "no audit-test verdicts (TEST*/verify_*.txt) "
                              "in this copy: missing tests are not held against its results"})
     for done, folder in enumerate(folders, 1):
         system = systems.get((folder.division, folder.submitter, folder.system.lower()))
-        rows.append(result_row(round_, source, folder, system, problems, folder.key[:2] in audited))
+        rows.append(result_row(round_, source, folder, system, problems, folder.key[:2] in audited,
+                               mappings.get(folder.key[:2])))
         if progress:
             progress(done, len(folders))
     results = _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS))

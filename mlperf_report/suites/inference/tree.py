@@ -4,7 +4,7 @@
 ``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured, with the run's
 ``mlperf_log_detail.txt`` and ``spl.txt`` beside the summary in full copies),
 ``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
-``<division>/<submitter>/systems/<system>.json``; from v6.0 the ``TEST*/`` folders (and
+``<division>/<submitter>/systems/<system>.json`` (and an open submitter's ``model_mapping.json``); from v6.0 the ``TEST*/`` folders (and
 ``measurements.json``, ``user.conf``) sit inside the result folder itself; from v6.1 a result run with
 MLCommons' endpoints harness has ``performance/result_summary.json``, ``accuracy/accuracy_results.json``
 and ``config.yaml`` in place of LoadGen's files; one top folder (``inference_results_vX.Y/``) or none.
@@ -64,6 +64,7 @@ class Tree:
     systems: dict[tuple[str, str, str], Entry] = field(default_factory=dict)  # (division, submitter, stem)
     compliance: dict[tuple, dict[str, list[str]]] = field(default_factory=dict)  # result key -> TEST* -> files
     ignored: list[tuple[str, str]] = field(default_factory=list)
+    model_mappings: dict[tuple[str, str], Entry] = field(default_factory=dict)  # (division, submitter)
 
 
 def _top(entries: list[Entry]) -> str:
@@ -106,6 +107,9 @@ def _place(tree: Tree, entry: Entry, parts: list[str]) -> str | None:
     if len(parts) < 3 or parts[0] not in DIVISIONS:
         return "outside <division>/<submitter>/"
     area, rest = parts[2], parts[3:]
+    if len(parts) == 3 and area == "model_mapping.json":  # an open submitter's model names -> benchmarks
+        tree.model_mappings[(parts[0], parts[1])] = entry
+        return None
     if area == "systems" and len(rest) == 1 and rest[0].endswith(".json") and not rest[0].startswith("."):
         tree.systems[(parts[0], parts[1], rest[0][:-5])] = entry
         return None
