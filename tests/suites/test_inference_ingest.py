@@ -141,8 +141,10 @@ def test_catalogue_and_registry():
     assert not suite_for("inference-v5.0").parse_round("inference-v5.0").rules_carried_over
     later = suite_for("inference-v7.0").parse_round("inference-v7.0")
     assert later.rules_carried_over and later.rules_version == max(checker_rules.RULES)
-    with pytest.raises(ValueError, match="before v4.0"):
-        parse_round("inference-v3.1")
+    older = parse_round("inference-v3.1")  # read with v4.0's rules, reported and not enforced
+    assert older.rules_carried_over and older.rules_version == min(checker_rules.RULES)
+    with pytest.raises(ValueError, match="before v2.0 are not supported.*samples per query"):
+        parse_round("inference-v1.1")
 
 
 def test_a_newer_round_reports_earlier_rules_without_enforcing_them(tmp_path):
@@ -155,3 +157,14 @@ def test_a_newer_round_reports_earlier_rules_without_enforcing_them(tmp_path):
     assert dlrm.valid and "not enforced" in dlrm.status_detail
     bert = r[(r.model == "bert-99")].iloc[0]  # a failed audit test still counts
     assert not bert.valid
+
+
+def test_an_older_round_is_read_with_the_oldest_known_rules_not_enforced(tmp_path):
+    top = inference_tree(tmp_path)
+    source, facts = open_source(str(top))
+    result = ingest(source, facts, parse_round("inference-v3.1"))
+    assert result.manifest["rules"]["checker_rules_of"] == "v4.0" and result.manifest["rules"]["carried_over"]
+    r = result.results
+    assert r["result"].notna().all()
+    dlrm = r[(r.model == "dlrm-v2-99")].iloc[0]
+    assert dlrm.valid and "checker rules of another round, not enforced" in dlrm.status_detail

@@ -183,7 +183,7 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
                                       enforce=not round_.rules_carried_over, harness=perf.get("harness", "LoadGen"))
     if perf["run_problems"] and round_.rules_carried_over:
-        reasons += [f"{r} (rules of an earlier round, not enforced)" for r in perf["run_problems"]]
+        reasons += [f"{r} (checker rules of another round, not enforced)" for r in perf["run_problems"]]
     elif perf["run_problems"]:
         valid, reasons = False, [*reasons, *perf["run_problems"]]
     watts, power_invalid = _power(source, folder, problems) if folder.power else (power.Power(None, ""), "")

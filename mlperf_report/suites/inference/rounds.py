@@ -1,7 +1,10 @@
 """Inference round facts: which rules of MLCommons' submission checker apply to a round.
 
 Rounds newer than the newest the tool knows take the newest known rules (the checker changes slowly;
-the manifest records that the rules were carried over).
+the manifest records that the rules were carried over). Rounds v2.0 to v3.1 take v4.0's rules the same
+way: from v2.0 the checker reads the same LoadGen fields (early stopping; the latency MultiStream), so the
+results are read alike and the rules that differ (targets, seeds, audit tests) are reported, not enforced.
+Before v2.0 MultiStream measured something else (samples per query); those rounds are refused.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from mlperf_report.suites.inference.checker_rules import RULES, Rules, rules_for
 
 #: Rounds whose rules were read from the checker; later rounds reuse the last one's.
 KNOWN_VERSIONS = tuple(sorted(RULES))
+#: The oldest round read (with the oldest known rules, not enforced).
+OLDEST = (2, 0)
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,8 @@ def parse_round(text: str) -> Round:
     parsed = parse_round_id(text, default_suite="inference")
     if parsed.suite != "inference":
         raise ValueError(f"{parsed.id} is not an MLPerf Inference round")
-    if (parsed.major, parsed.minor) < KNOWN_VERSIONS[0]:
-        raise ValueError(f"{parsed.id}: Inference rounds before v4.0 are not supported "
-                         "(this tool knows the rules of v4.0 and later)")
+    if (parsed.major, parsed.minor) < OLDEST:
+        raise ValueError(f"{parsed.id}: Inference rounds before v{OLDEST[0]}.{OLDEST[1]} are not supported "
+                         "(their MultiStream result is samples per query, not a latency; this tool reads "
+                         f"v{OLDEST[0]}.{OLDEST[1]} and later)")
     return Round(parsed.major, parsed.minor)

@@ -60,8 +60,8 @@ def judge_compliance(verdicts: dict[str, dict[str, str]], required: tuple[str, .
 def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str], accuracy_met: bool | None,
             accuracy_detail: str, compliance: Compliance, enforce: bool = True,
             harness: str = "LoadGen") -> tuple[bool, list[str]]:
-    """Valid or not, and every reason a result is not. ``enforce=False`` (a round newer than the rules
-    the tool knows): accuracy targets and missing tests are reported, not held against the result;
+    """Valid or not, and every reason a result is not. ``enforce=False`` (a round whose own rules
+    the tool does not know): accuracy targets and missing tests are reported, not held against the result;
     LoadGen's verdict and failed audit tests still are."""
     reasons = []
     if loadgen_valid is None:
@@ -80,7 +80,7 @@ def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str],
         reasons.append(compliance.detail)
     soft = ("accuracy not checked",) if enforce else ("accuracy", "compliance test missing")
     if not enforce:
-        reasons = [f"{r} (rules of an earlier round, not enforced)" if r.startswith(soft) else r for r in reasons]
+        reasons = [f"{r} (checker rules of another round, not enforced)" if r.startswith(soft) else r for r in reasons]
     hard = [r for r in reasons if not r.startswith(soft)]
     return not hard, reasons
 
