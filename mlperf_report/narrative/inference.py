@@ -17,6 +17,10 @@ from mlperf_report.i18n.labels import counted, label
 from mlperf_report.narrative.narrative import Rendered
 
 
+#: A latency's table unit -> the unit after a number in a sentence ("20.603 s", not "20.603 Latency (s)").
+_LATENCY_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s"}
+
+
 def _value(value: float, higher_is_better: bool, lang: str) -> str:
     return formatting.fixed(value, 1 if higher_is_better else 3, lang)
 
@@ -25,7 +29,7 @@ def _scenario_line(fig: dict, s: dict, lang: str) -> str:
     model = fig["title"].get(lang) or fig["model"]
     common = {"model": model, "scenario": label(f"inference.scenario.{s['scenario']}", lang),
               "division": label(f"division.{fig['division']}.in_text", lang),
-              "unit": "ms" if s["unit"] == "Latency (ms)" else s["unit"]}
+              "unit": _LATENCY_UNITS.get(s["unit"], s["unit"])}
     mine = s.get("focus")
     if mine:
         system = mine["system_name"] or mine["system_id"]

@@ -122,3 +122,13 @@ def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(data_di
                                                    division="closed", focus="Acme", round_id="inference-v4.1")
                                   for m in figures}, None, config, "en").notes
     assert "labels the tokens-per-second" not in untouched
+
+
+def test_a_latency_in_seconds_reads_as_seconds_in_a_sentence():
+    entry = {"submitter": "Acme", "system_id": "x8", "system_name": "Acme X8", "result": 20.603024726,
+             "accelerators": 8, "accelerator_model": "A1", "category": "datacenter", "availability": "available"}
+    fig = {"model": "wan-2.2-t2v-a14b", "division": "closed", "title": {"en": "Wan 2.2 T2V A14B"},
+           "scenarios": [{"scenario": "SingleStream", "unit": "Latency (s)", "higher_is_better": False,
+                          "results": 1, "best": entry}]}
+    line = narrative.claims({"wan-2.2-t2v-a14b": fig}, None, "en")[0]
+    assert "the best result is 20.603 s (Acme X8, Acme)" in line and "Latency" not in line
