@@ -70,7 +70,7 @@ def _groups(data: pd.DataFrame, focus, baseline: tuple[str, str] | None) -> list
     return out
 
 
-def _log_axes(ax, *, x: bool) -> None:
+def log_axes(ax, *, x: bool) -> None:
     """Log scales with plain numbers (4, 8, 16 accelerators; 2, 5, 10, 20 minutes), not 2^n or 10^n."""
     from matplotlib import ticker
 
@@ -171,7 +171,7 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str
             ax.plot(line["accelerators"], line["minutes"], linestyle="--", linewidth=0.9,
                     color=palette.get(str(submitter), style.OTHER_COLOR), alpha=0.8, zorder=1)
         ax.plot([], [], linestyle="--", color="black", linewidth=0.9, label=label("scaling.ideal", lang))
-    _log_axes(ax, x=True)
+    log_axes(ax, x=True)
     ax.set_title(label("scaling.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
     ax.set_xlabel(label("scaling.x", lang))
     ax.set_ylabel(label("scaling.y", lang))
@@ -272,7 +272,7 @@ def round_over_round(data: pd.DataFrame, *, rounds: list[str], focus: str | None
                  markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
     ax.set_xticks(np.arange(len(rounds)), [r.replace("training-", "") for r in rounds])
     ax.set_xlim(-0.3, len(rounds) - 0.7)
-    _log_axes(ax, x=False)
+    log_axes(ax, x=False)
     ax.set_title(label("round_over_round.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
     ax.set_xlabel(label("round_over_round.x", lang))
     ax.set_ylabel(label("round_over_round.y", lang))

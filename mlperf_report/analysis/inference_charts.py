@@ -10,7 +10,7 @@ import pandas as pd
 import seaborn as sns
 
 from mlperf_report.analysis import style
-from mlperf_report.analysis.charts import system_labels
+from mlperf_report.analysis.charts import log_axes, system_labels
 from mlperf_report.i18n.labels import label
 from mlperf_report.suites.inference import power
 from mlperf_report.suites.inference.metrics import higher_is_better
@@ -89,8 +89,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     df = df.assign(accelerators=df["accelerators"].astype(float))
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
+    log_axes(ax, x=True)  # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers
     ax.set_title(label("inference.scaling.title", lang, model=model, scenario=_scenario(scenario, lang)))
     ax.set_xlabel(label("inference.scaling.x", lang))
     ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
@@ -122,7 +121,7 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
-    ax.set_yscale("log")
+    log_axes(ax, x=False)
     ax.set_xlabel("")
     ax.set_ylabel("")
     ax.set_title(label("inference.ror.title", lang, model=model, previous=previous, round=round_id))
