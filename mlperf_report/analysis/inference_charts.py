@@ -11,8 +11,9 @@ import seaborn as sns
 
 from mlperf_report.analysis import style
 from mlperf_report.analysis.charts import log_axes, system_labels
+from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import label
-from mlperf_report.suites.inference import power
+from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.metrics import higher_is_better
 
 _COLORS = {"focus": style.FOCUS_COLOR, "other": style.OTHER_COLOR}
@@ -37,7 +38,9 @@ def _labelled(df: pd.DataFrame, focus: str | None, lang: str) -> pd.DataFrame:
     return shown.assign(_label=system_labels(shown, lang), _group=group)
 
 
-def _bars(ax, df: pd.DataFrame, value: str, fmt: str) -> None:
+def _bars(ax, df: pd.DataFrame, value: str, minimum_places: int) -> None:
+    """Horizontal bars labelled with their values (small values keep three significant digits)."""
+    fmt = "{:,.%df}" % formatting.places_for(df[value], minimum_places)
     order = df["_label"].tolist()
     hue = [g for g in ("focus", "other") if (df["_group"] == g).any()]
     sns.barplot(data=df, x=value, y="_label", hue="_group", order=order, hue_order=hue, palette=_COLORS,
@@ -58,9 +61,10 @@ def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None 
     if data.empty:
         return _note(ax, label("empty", lang))
     df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "result", "{:,.2f}" if not higher_is_better(scenario) else "{:,.0f}")
+    _bars(ax, df, "result", 0 if higher_is_better(scenario) else 2)
     unit = str(df["unit"].iloc[0])
-    ax.set_title(label("inference.rank.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    title = label("inference.rank.title", lang, model=models.title(model, lang), scenario=_scenario(scenario, lang))
+    ax.set_title(style.wrap_title(title), loc="right")
     ax.set_xlabel(label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
                         lang, unit=unit))
     return ax
@@ -73,8 +77,10 @@ def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str
     if data.empty:
         return _note(ax, label("empty", lang))
     df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "per_accelerator", "{:,.1f}")
-    ax.set_title(label("inference.per_acc.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    _bars(ax, df, "per_accelerator", 1)
+    title = label("inference.per_acc.title", lang, model=models.title(model, lang),
+                  scenario=_scenario(scenario, lang))
+    ax.set_title(style.wrap_title(title), loc="right")
     ax.set_xlabel(label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
     return ax
 
@@ -90,7 +96,8 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
     log_axes(ax, x=True)  # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers
-    ax.set_title(label("inference.scaling.title", lang, model=model, scenario=_scenario(scenario, lang)))
+    ax.set_title(style.wrap_title(label("inference.scaling.title", lang, model=models.title(model, lang),
+                                        scenario=_scenario(scenario, lang))))
     ax.set_xlabel(label("inference.scaling.x", lang))
     ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
     ax.legend(fontsize=6, ncol=2, loc="best")
@@ -102,12 +109,14 @@ def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: st
     """The checker's power efficiency (throughput per watt, samples per joule for the streams) where
     power results were computed; otherwise says why there are none (``measured``: results with power)."""
     ax = _axes(ax)
-    ax.set_title(label("inference.power.title", lang, model=model, scenario=_scenario(scenario, lang)), loc="right")
+    title = label("inference.power.title", lang, model=models.title(model, lang),
+                  scenario=_scenario(scenario, lang))
+    ax.set_title(style.wrap_title(title), loc="right")
     if data.empty:
         return _note(ax, label("inference.power.none", lang, count=measured))
     per_joule = [power.efficiency(scenario, r, p) for r, p in zip(data["result"], data["power_result"])]
     df = _labelled(data.assign(per_joule=per_joule), focus, lang)
-    _bars(ax, df, "per_joule", "{:,.2f}")
+    _bars(ax, df, "per_joule", 2)
     ax.set_xlabel(label("inference.power.x", lang, unit=power.efficiency_unit(scenario, str(df["unit"].iloc[0]))))
     return ax
 
@@ -117,13 +126,15 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
     """Best result per submitter and scenario in the previous round and this one."""
     ax = _axes(ax)
     if data.empty or data["round"].nunique() < 2:
-        return _note(ax, label("inference.ror.none", lang, model=model, previous=previous))
+        return _note(ax, label("inference.ror.none", lang, model=models.title(model, lang), previous=previous))
+    data = data.assign(_current=data["round"] != previous).sort_values(["scenario", "_current"], kind="stable")
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
     log_axes(ax, x=False)
     ax.set_xlabel("")
     ax.set_ylabel("")
-    ax.set_title(label("inference.ror.title", lang, model=model, previous=previous, round=round_id))
+    ax.set_title(style.wrap_title(label("inference.ror.title", lang, model=models.title(model, lang),
+                                        previous=previous, round=round_id)))
     ax.legend(fontsize=6, ncol=2, loc="best")
     return ax

@@ -161,7 +161,8 @@ def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     from mlperf_report.i18n import formatting
     from mlperf_report.i18n.labels import label
 
-    places = 3 if data.empty or data["scenario"].iloc[0] in LATENCY_SCENARIOS else 1
+    places = formatting.places_for(data["result"], 3 if data.empty or data["scenario"].iloc[0] in LATENCY_SCENARIOS
+                                   else 1)
     unit = "" if data.empty else f" ({data['unit'].iloc[0]})"
 
     def category(text: str) -> str:

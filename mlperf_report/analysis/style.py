@@ -119,3 +119,26 @@ def submitter_palette(submitters: Iterable[str], *, focus: str | None) -> dict[s
             palette[name] = SUBMITTER_PALETTE[i % len(SUBMITTER_PALETTE)]
             i += 1
     return palette
+
+
+def wrap_title(text: str, width: int = 60) -> str:
+    """A chart title in lines of at most ``width`` columns (a CJK character takes two), broken at
+    spaces in Latin text and between characters in Chinese, so a long model name is not cut off."""
+    import textwrap
+    import unicodedata
+
+    def columns(part: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in part)
+
+    if columns(text) <= width:
+        return text
+    if columns(text) == len(text):
+        return textwrap.fill(text, width)
+    lines, line = [], ""
+    for ch in text:
+        if columns(line + ch) > width:
+            lines.append(line.rstrip())
+            line = ch.lstrip()
+        else:
+            line += ch
+    return "\n".join([*lines, line])

@@ -85,3 +85,13 @@ def test_counts_are_whole_numbers():
     assert fmt.count(1200) == "1,200"
     with pytest.raises(ValueError):
         fmt.count(2.5)
+
+
+@pytest.mark.parametrize("values, minimum, places", [
+    ([10891.1, 22.6141], 1, 1), ([0.464076], 1, 3), ([0.116019, 5.2], 1, 3), ([20.603], 3, 3),
+    ([0.000123], 1, 6), ([0, float("nan")], 2, 2), ([], 1, 1),
+])
+def test_small_results_keep_three_significant_digits(values, minimum, places):
+    assert fmt.places_for(values, minimum) == places
+    if values and values[0]:
+        assert fmt.fixed(values[0], places) != "0.5"

@@ -4,8 +4,8 @@
 ``.../accuracy/accuracy.txt``, ``.../performance/power/`` (where power was measured, with the run's
 ``mlperf_log_detail.txt`` and ``spl.txt`` beside the summary in full copies),
 ``<division>/<submitter>/compliance/<system>/<model>/<scenario>/TEST*/verify_*.txt`` and
-``<division>/<submitter>/systems/<system>.json`` (and an open submitter's ``model_mapping.json``); from v6.0 the ``TEST*/`` folders (and
-``measurements.json``, ``user.conf``) sit inside the result folder itself; from v6.1 a result run with
+``<division>/<submitter>/systems/<system>.json`` (and an open submitter's ``model_mapping.json``);
+from v6.0 the ``TEST*/`` folders (and ``measurements.json``, ``user.conf``) sit inside the result folder itself; from v6.1 a result run with
 MLCommons' endpoints harness has ``performance/result_summary.json``, ``accuracy/accuracy_results.json``
 and ``config.yaml`` in place of LoadGen's files; one top folder (``inference_results_vX.Y/``) or none.
 """
