@@ -155,7 +155,9 @@ _ENDPOINT_FIELDS = st.fixed_dictionaries({}, optional={
 
 @_examples("endpoints")
 @given(st.one_of(_ENDPOINT_FIELDS.map(json.dumps), _JSON.map(json.dumps), st.text(max_size=60)),
-       st.one_of(st.none(), st.text(max_size=60), st.just("settings:\n  runtime:\n    min_duration_ms: x\n")))
+       st.one_of(st.none(), st.text(max_size=60),
+                 st.sampled_from(["settings:\n  runtime:\n    min_duration_ms: x\n", "settings: 5\n",
+                                  "settings:\n  runtime: [1]\n"])))
 def test_endpoints_reader_returns_a_summary_or_a_clear_error(text, config):
     from mlperf_report.suites.inference import endpoints
 

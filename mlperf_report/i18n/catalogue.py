@@ -22,7 +22,9 @@ from mlperf_report.core import languages, paths
 _FIELD = re.compile(r"{(\w*)}")
 
 
+@functools.lru_cache(maxsize=None)
 def _read(path: Path):
+    """A catalogue as Babel reads it, once per process (its messages and its Plural-Forms rule)."""
     from babel.messages.pofile import read_po
 
     with open(path, "rb") as handle:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from mlperf_report.suites.inference import endpoints
 from mlperf_report.suites.inference.checker_rules import Rules, accuracy_bounds
 
 
@@ -80,8 +81,6 @@ def _verdict(values: dict[str, list[float]], bounds, file: str) -> Accuracy:
 
 def judge_endpoints(text: str, model: str, rules: Rules) -> Accuracy:
     """The accuracy of an endpoints-harness result (``accuracy_results.json``) against the same targets."""
-    from mlperf_report.suites.inference import endpoints
-
     bounds = accuracy_bounds(rules, model)
     values = endpoints.accuracy_values(text, [metric for metric, _, _ in bounds or []] or ["score"])
     if not bounds:

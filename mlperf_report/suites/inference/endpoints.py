@@ -57,8 +57,9 @@ def _min_duration_ms(config_text: str | None) -> float | None:
         config = yaml.safe_load(config_text)
     except yaml.YAMLError:
         return None
-    runtime = ((config or {}).get("settings") or {}).get("runtime") if isinstance(config, dict) else None
-    return _number(runtime.get("min_duration_ms")) if isinstance(runtime, dict) else None
+    for key in ("settings", "runtime"):  # any level may be missing or not a mapping
+        config = config.get(key) if isinstance(config, dict) else None
+    return _number(config.get("min_duration_ms")) if isinstance(config, dict) else None
 
 
 def parse_result_summary(text: str, scenario: str, config_text: str | None = None) -> Summary:

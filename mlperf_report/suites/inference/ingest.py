@@ -105,8 +105,18 @@ def read_model_mappings(source: Source, tree: Tree, problems: list[dict]) -> dic
     return mappings
 
 
-def _performance(round_: Round, source: Source, folder: ResultFolder, model: str, problems: list[dict]) -> dict:
-    empty = {"valid_lg": None, "unmet": [], "metric": "", "result": None, "unit": "", "run_problems": []}
+def _detail(source: Source, folder: ResultFolder) -> dict[str, object]:
+    """The values the ingest needs from ``mlperf_log_detail.txt`` (result fields and the power window),
+    read once; empty when the copy does not keep the file."""
+    if not folder.detail:
+        return {}
+    return power.detail_values(_lines(source, folder.detail), power.DETAIL_KEYS + tuple(SUMMARY_FIELDS))
+
+
+def _performance(round_: Round, source: Source, folder: ResultFolder, model: str, detail: dict,
+                 problems: list[dict]) -> dict:
+    empty = {"valid_lg": None, "unmet": [], "harness": "LoadGen", "metric": "", "result": None, "unit": "",
+             "run_problems": []}
     if folder.performance_file is None:
         return {**empty, "why": "mlperf_log_summary.txt missing"}
     try:
@@ -118,12 +128,12 @@ def _performance(round_: Round, source: Source, folder: ResultFolder, model: str
     except SummaryError as error:
         problems.append({"file": folder.performance_file, "problem": str(error)})
         return {**empty, "why": str(error)}
-    if folder.summary and folder.detail:
-        summary.logged = power.detail_values(_lines(source, folder.detail), tuple(SUMMARY_FIELDS))
+    if folder.summary:
+        summary.logged = {key: value for key, value in detail.items() if key in SUMMARY_FIELDS}
     rules = round_.rules
     metric = primary_metric(rules, model, folder.scenario, summary, folder.model)
     if summary.scenario != effective_scenario(folder.scenario) and not metric.inferred:
-        problems.append({"file": folder.summary, "problem": f"summary says scenario {summary.scenario}, "
+        problems.append({"file": folder.performance_file, "problem": f"summary says scenario {summary.scenario}, "
                                                            f"folder says {folder.scenario}"})
     return {"valid_lg": summary.valid, "unmet": summary.unmet, "harness": summary.harness,
             "metric": metric.key, "result": metric.value,
@@ -152,7 +162,7 @@ def _lines(source: Source, name: str):
             yield raw.decode("utf-8", errors="replace")
 
 
-def _power(source: Source, folder: ResultFolder, problems: list[dict]) -> tuple[power.Power, str]:
+def _power(source: Source, folder: ResultFolder, detail: dict, problems: list[dict]) -> tuple[power.Power, str]:
     """The power result of a folder measured with power, and why the result is invalid ('' when not)."""
     unit = POWER_UNITS.get(folder.scenario, "")
     missing = [n for n, have in (("mlperf_log_detail.txt", folder.detail), ("spl.txt", folder.spl)) if not have]
@@ -160,7 +170,6 @@ def _power(source: Source, folder: ResultFolder, problems: list[dict]) -> tuple[
         return power.Power(None, unit, "not computed: performance/run_1/ lacks " + " and ".join(missing)
                            + " (the checker's inputs)"), ""
     try:
-        detail = power.detail_values(_lines(source, folder.detail))
         found = power.power_result(folder.scenario, detail, _lines(source, folder.spl))
     except power.PowerLogError as error:
         problems.append({"file": folder.detail, "problem": str(error)})
@@ -173,7 +182,8 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
     """One results.csv row. ``audited_copy`` False: the copy holds no audit verdict of this submitter at
     all (a cut that dropped them), so missing tests are reported, not held against the result."""
     model = mlperf_model(folder.model, round_.rules, model_mapping)
-    perf = _performance(round_, source, folder, model, problems)
+    detail = _detail(source, folder)
+    perf = _performance(round_, source, folder, model, detail, problems)
     acc = _accuracy(round_, source, folder, model, problems)
     # the endpoints harness audits its own runs: no TEST* folder is asked of them
     required = () if folder.endpoints and not folder.summary else (
@@ -181,12 +191,12 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
     comp = validity.judge_compliance({test: {n.rsplit("/", 1)[-1]: _text(source, n) for n in names}
                                       for test, names in folder.compliance.items()}, required)
     valid, reasons = validity.verdict(folder.division, perf["valid_lg"], perf["unmet"], acc.met, acc.detail, comp,
-                                      enforce=not round_.rules_carried_over, harness=perf.get("harness", "LoadGen"))
+                                      enforce=not round_.rules_carried_over, harness=perf["harness"])
     if perf["run_problems"] and round_.rules_carried_over:
-        reasons += [f"{r} (checker rules of another round, not enforced)" for r in perf["run_problems"]]
+        reasons += [f"{r} {validity.NOT_ENFORCED}" for r in perf["run_problems"]]
     elif perf["run_problems"]:
         valid, reasons = False, [*reasons, *perf["run_problems"]]
-    watts, power_invalid = _power(source, folder, problems) if folder.power else (power.Power(None, ""), "")
+    watts, power_invalid = _power(source, folder, detail, problems) if folder.power else (power.Power(None, ""), "")
     if power_invalid:
         valid, reasons = False, [*reasons, power_invalid]
     if perf["result"] is None:

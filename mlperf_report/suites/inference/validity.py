@@ -21,6 +21,9 @@ from mlperf_report.suites.inference.loadgen import Summary
 #: Tests whose verdict is a ``TEST PASS`` line in a named file besides verify_performance.txt.
 _PASS_FILES = {"TEST07": "verify_accuracy", "TEST08": "verify_accuracy", "TEST09": "verify_output_len"}
 
+#: Said after a reason a round's own rules would hold against a result, when the tool applies another's.
+NOT_ENFORCED = "(checker rules of another round, not enforced)"
+
 #: Divisions whose results must meet the accuracy target and pass the compliance tests.
 AUDITED_DIVISIONS = ("closed", "network")
 
@@ -80,7 +83,7 @@ def verdict(division: str, loadgen_valid: bool | None, loadgen_unmet: list[str],
         reasons.append(compliance.detail)
     soft = ("accuracy not checked",) if enforce else ("accuracy", "compliance test missing")
     if not enforce:
-        reasons = [f"{r} (checker rules of another round, not enforced)" if r.startswith(soft) else r for r in reasons]
+        reasons = [f"{r} {NOT_ENFORCED}" if r.startswith(soft) else r for r in reasons]
     hard = [r for r in reasons if not r.startswith(soft)]
     return not hard, reasons
 
