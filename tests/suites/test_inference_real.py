@@ -27,7 +27,9 @@ def v41():
     ("NVIDIA", "H200-SXM-141GB-CTSx8_TRT", "llama2-70b-99", "Server", 32789.74, "Tokens/s"),
     ("AMD", "8xMI300X_2xEPYC-9374F", "llama2-70b-99", "Server", 21028.23, "Tokens/s"),
     ("AMD", "8xMI300X_2xEPYC-TURIN", "llama2-70b-99", "Offline", 24109.8, "Tokens/s"),
-    ("NVIDIA", "H200-SXM-141GBx8_TRT_MaxQ", "resnet50", "Server", 480131.10, "Queries/s"),
+    # The copy keeps mlperf_log_detail.txt, whose value (six significant digits) is the one MLCommons'
+    # table prints; the summary's rounding of the same run reads 480131.10.
+    ("NVIDIA", "H200-SXM-141GBx8_TRT_MaxQ", "resnet50", "Server", 480131.0, "Queries/s"),
 ])
 def test_published_v41_results(v41, submitter, system, model, scenario, value, unit):
     r = v41.results
