@@ -53,13 +53,15 @@ def system(submitter="Acme", division="closed", name="Acme X8", system_type="dat
                        "system_type": system_type})
 
 
-def detail_log(begin: str, end: str, queries: int | None = None) -> str:
-    """A LoadGen detail log with the power marks (and the query count the streams need)."""
+def detail_log(begin: str, end: str, queries: int | None = None, scenario: str | None = None) -> str:
+    """A LoadGen detail log with the power marks (and the query count the streams need, and the
+    scenario LoadGen ran where given)."""
     def line(key, value):
         return ':::MLLOG {"key": "%s", "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", ' \
                '"event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, ' \
                '"file": "loadgen.cc", "line_no": 1, "pid": 1, "tid": 1}}' % (key, json.dumps(value))
-    lines = ["noise from the harness", line("power_begin", begin)]
+    lines = ["noise from the harness", *([line("effective_scenario", scenario)] if scenario else []),
+             line("power_begin", begin)]
     if queries is not None:
         lines.append(line("result_query_count", queries))
     lines += [line("power_end", end), line("power_begin", "01-01-2000 00:00:00.000")]  # first value wins

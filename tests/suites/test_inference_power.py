@@ -97,3 +97,38 @@ def test_a_cut_copy_says_why_and_keeps_the_result_valid(powered):
 def test_no_samples_in_the_window_makes_the_result_invalid(powered):
     server = _row(powered.results, "Server")
     assert not server.valid and "power: spl.txt has no power samples between" in server.status_detail
+
+
+def test_multistream_inferred_from_a_singlestream_run_counts_eight_samples_per_query():
+    # The checker: scenario_fixed MultiStream, effective_scenario SingleStream -> x samples_per_query (8),
+    # since result_query_count then counts single-sample queries.
+    inferred = {"power_begin": BEGIN, "power_end": END, "result_query_count": 1000, "effective_scenario": "SingleStream"}
+    got = power.power_result("MultiStream", inferred, spl(SAMPLES).splitlines())
+    assert got.value == pytest.approx(5000.0 * 4.0 * 1000 / 1000 * 8)
+    native = {**inferred, "effective_scenario": "MultiStream"}
+    assert power.power_result("MultiStream", native, spl(SAMPLES).splitlines()).value == pytest.approx(20000.0)
+    # a SingleStream folder is never scaled, whatever the log says
+    assert power.power_result("SingleStream", inferred, spl(SAMPLES).splitlines()).value == pytest.approx(20000.0)
+    assert power.efficiency("MultiStream", 0.0, got.value) == pytest.approx(8 * 1000 / 160000.0)
+
+
+def test_ingest_scales_an_inferred_multistream_and_reads_a_copy_without_the_power_folder(tmp_path):
+    top = tmp_path / "inference_results_v4.1"
+    write(top, "closed/Acme/systems/e1.json", system(system_type="edge"))
+    ss = SINGLE.replace("Early Stopping Result:", "Early Stopping Result:\n * Early stopping 99.0th percentile "
+                                                  "estimate: 351200")
+    inferred = (detail_log(BEGIN, END, 1000, scenario="SingleStream"), spl(SAMPLES))
+    result(top, "closed", "Acme", "e1", "resnet50", "MultiStream", ss, RESNET_ACC, tests=PASS, power_files=inferred)
+    # a copy that kept run_1's detail log and spl.txt but not performance/power/
+    result(top, "closed", "Acme", "e1", "resnet50", "SingleStream", ss, RESNET_ACC, tests=PASS)
+    write(top, "closed/Acme/results/e1/resnet50/SingleStream/performance/run_1/mlperf_log_detail.txt",
+          detail_log(BEGIN, END, 1000, scenario="SingleStream"))
+    write(top, "closed/Acme/results/e1/resnet50/SingleStream/performance/run_1/spl.txt", spl(SAMPLES))
+    source, facts = open_source(str(top))
+    try:
+        r = ingest(source, facts, parse_round("inference-v4.1")).results
+    finally:
+        source.close()
+    assert _row(r, "MultiStream").power_result == pytest.approx(160000.0)
+    single = _row(r, "SingleStream")
+    assert single.power_result == pytest.approx(20000.0) and single.power_unit == "millijoules"

@@ -54,3 +54,28 @@ def test_embedded_tables_are_this_ingest_of_the_shared_round(v41, tmp_path):
     write_tables(v41, tmp_path)
     for name in ("results.csv", "systems.csv", "manifest.json"):
         assert (tmp_path / name).read_bytes() == (paths.DATA / "inference-v4.1" / name).read_bytes(), name
+
+
+# The checker's arithmetic done by hand (awk over spl.txt, outside the code): the mean of the positive
+# Watts samples strictly between the detail log's power_begin and power_end; for the streams
+# mean W x window s x 1000 / result_query_count (both runs below are native, not inferred).
+#   NVIDIA MaxQ resnet50 Offline: 653 samples in 23:36:17.787-23:47:10.390, mean 4954.0315467075 W
+#   NVIDIA MaxQ resnet50 Server: 600 samples in 23:40:08.786-23:50:08.794, mean 5013.7911666667 W
+#   UntetherAI h13 resnet50 SingleStream: 600 samples, mean 231.1185 W, 600 s, 4742678 queries
+#   UntetherAI h13 resnet50 MultiStream: 600 samples, mean 303.1723333333 W, 600 s, 2966621 queries
+@pytest.mark.parametrize("submitter, system, scenario, value, unit", [
+    ("NVIDIA", "H200-SXM-141GBx8_TRT_MaxQ", "Offline", 4954.0315467075, "Watts"),
+    ("NVIDIA", "H200-SXM-141GBx8_TRT_MaxQ", "Server", 5013.7911666667, "Watts"),
+    ("UntetherAI", "h13_u3_slim", "SingleStream", 231.1185 * 600 * 1000 / 4742678, "millijoules"),
+    ("UntetherAI", "h13_u3_slim", "MultiStream", 303.1723333333 * 600 * 1000 / 2966621, "millijoules"),
+])
+def test_power_results_equal_the_checker_arithmetic_by_hand(v41, submitter, system, scenario, value, unit):
+    r = v41.results
+    hit = r[(r.submitter == submitter) & (r.system_id == system) & (r.model == "resnet50") & (r.scenario == scenario)]
+    assert len(hit) == 1 and hit.iloc[0].power_unit == unit
+    assert hit.iloc[0].power_result == pytest.approx(value, rel=1e-9)
+
+
+def test_every_power_measured_folder_has_its_power_result(v41):
+    measured = v41.results[v41.results.power_unit != ""]
+    assert len(measured) == 31 and measured.power_result.notna().all() and (measured.power_result > 0).all()

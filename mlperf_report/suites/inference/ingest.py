@@ -196,7 +196,8 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
         reasons += [f"{r} {validity.NOT_ENFORCED}" for r in perf["run_problems"]]
     elif perf["run_problems"]:
         valid, reasons = False, [*reasons, *perf["run_problems"]]
-    watts, power_invalid = _power(source, folder, detail, problems) if folder.power else (power.Power(None, ""), "")
+    measured = folder.power or folder.spl  # a cut copy may keep run_1/spl.txt without performance/power/
+    watts, power_invalid = _power(source, folder, detail, problems) if measured else (power.Power(None, ""), "")
     if power_invalid:
         valid, reasons = False, [*reasons, power_invalid]
     if perf["result"] is None:

@@ -6,7 +6,9 @@ folder) that fall strictly inside that window, and reports:
 
 - Offline, Server, Interactive: the average power in watts;
 - SingleStream, MultiStream: the energy per query in millijoules, average power × window length ×
-  1000 / ``result_query_count``.
+  1000 / ``result_query_count``; a MultiStream result inferred from a SingleStream run (the detail
+  log's ``effective_scenario``) counts single-sample queries, so the checker multiplies by the 8
+  samples of a MultiStream query.
 
 Both files are in the official repositories; cut copies often leave them out. Then no number is made
 up: the result says which file is missing (the PTDaemon's own averages in ``power/server.json`` cover
@@ -24,7 +26,7 @@ from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, POWER_UNIT
 
 #: The timestamp format of LoadGen's power marks and of the analyzer's samples.
 TIME_FORMAT = "%m-%d-%Y %H:%M:%S.%f"
-DETAIL_KEYS = ("power_begin", "power_end", "result_query_count")
+DETAIL_KEYS = ("power_begin", "power_end", "result_query_count", "effective_scenario")
 _MLLOG = ":::MLLOG "
 
 
@@ -101,12 +103,19 @@ def power_result(scenario: str, detail: dict[str, object], spl_lines: Iterable[s
     if queries <= 0:
         return Power(None, unit, f"result_query_count is {queries}")
     seconds = (end - begin).total_seconds()
-    return Power(watts * seconds * 1000 / queries, unit, samples=samples)
+    return Power(watts * seconds * 1000 / queries * _inferred_factor(scenario, detail), unit, samples=samples)
 
 
 #: Samples per query in the streams (MultiStream issues 8 samples per query).
 SAMPLES_PER_QUERY = {"SingleStream": 1, "MultiStream": 8}
 _PER_JOULE = {"Samples/s": "samples/J", "Tokens/s": "tokens/J", "Queries/s": "queries/J"}
+
+
+def _inferred_factor(scenario: str, detail: dict[str, object]) -> int:
+    """8 for a MultiStream folder whose run was SingleStream (the checker's ``scenario_fixed`` is
+    MultiStream and the log's ``effective_scenario`` SingleStream), else 1."""
+    ran = str(detail.get("effective_scenario") or scenario)
+    return SAMPLES_PER_QUERY["MultiStream"] if scenario == "MultiStream" and ran == "SingleStream" else 1
 
 
 def efficiency(scenario: str, result: float, power_value: float) -> float | None:
