@@ -74,6 +74,7 @@ def perf_per_dollar_entries(perf: pd.DataFrame, *, submitter: Focus | str, round
     base_row = base.iloc[0]
     mine = perf[comparisons.focus_mask(perf, metrics.as_focus(submitter)) & perf["ratio"].notna() & ~perf["is_baseline"]]
     return [{"system": system_result(row, round_id=round_id), "price": _price(row),
+             "baseline": system_result(base_row, round_id=round_id),
              "baseline_price": _price(base_row), "ratio": float(row["ratio"]),
              "perf_per_dollar": float(row["perf_per_dollar"]), "baseline_perf_per_dollar": float(base_row["perf_per_dollar"]),
              "division": str(row["division"])} for _, row in mine.iterrows()]

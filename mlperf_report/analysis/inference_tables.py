@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from mlperf_report.analysis import story_inputs
+from mlperf_report.core.config import focus_of
 from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS, higher_is_better
 from mlperf_report.suites.inference.rounds import parse_round
@@ -147,6 +149,13 @@ def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> d
             "focus_divisions": sorted(mine["division"].unique()),
             "focus_categories": sorted({c for cats in mine["category"] for c in str(cats).split(",") if c}),
             "focus_availability": sorted(mine["availability"].unique())}
+
+
+def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: str | None) -> dict:
+    """The story engine's ranked claims for ``focus`` (summary.json's ``story``), with the previous
+    round's tables where ``data_dir`` holds them."""
+    previous_id, previous = previous_results(data_dir, round_id)
+    return story_inputs.inference_story(results, round_id, focus_of(focus), previous_id=previous_id, previous=previous)
 
 
 def submissions(results: pd.DataFrame) -> pd.DataFrame:

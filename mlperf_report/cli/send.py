@@ -151,7 +151,7 @@ def _headlines(figures_dir: Path, config_path: Path, prices_path: Path, round_id
     from mlperf_report.narrative import inference, narrative
     from mlperf_report.core import prices
 
-    figures, _summary = narrative.load_figures(figures_dir)
+    figures, summary = narrative.load_figures(figures_dir)
     config = report_config.load_config(config_path)
     if inference.for_round(round_id) is inference:  # Inference claims name the round being sent
         config, narrative = config.with_overrides(round=round_id), inference
@@ -161,11 +161,12 @@ def _headlines(figures_dir: Path, config_path: Path, prices_path: Path, round_id
                                        focus_accelerator=accelerator if submitter else None)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
     cache: dict[str, tuple[list[str], list[str]]] = {}
+    story = {"summary": summary}  # the story's headline and highlights lead the email
 
     def for_language(lang: str) -> tuple[list[str], list[str]]:
         if lang not in cache:
-            cache[lang] = (narrative.headline_summary(figures, config, lang, catalogue=catalogue),
-                           narrative.headline_notes(figures, config, lang, catalogue=catalogue))
+            cache[lang] = (narrative.headline_summary(figures, config, lang, catalogue=catalogue, **story),
+                           narrative.headline_notes(figures, config, lang, catalogue=catalogue, **story))
         return cache[lang]
 
     return for_language

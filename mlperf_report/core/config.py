@@ -28,6 +28,18 @@ SUITE_TITLES = {"training": {"en": "MLPerf Training results", "zh-Hant": "MLPerf
 #: ``--focus none``: a neutral round overview, no submitter or accelerator highlighted.
 NO_FOCUS = "none"
 
+#: The story engine's angles (``analysis.story``), the names ``story: {order, off}`` takes.
+STORY_ANGLES = ("leadership", "generation", "competition", "ecosystem", "scaling", "progress", "price", "energy")
+
+
+@dataclass(frozen=True)
+class StorySettings:
+    """``story:`` in report.yaml: ``order`` ranks the named angles first, in that order (the rest by
+    strength after them); ``skip`` leaves angles out of the story (not ``off``: YAML reads that as false)."""
+
+    order: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class Focus:
@@ -110,6 +122,7 @@ class ReportConfig:
     path: Path | None = None
     titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
     suite_titles: dict[str, dict[str, str]] = field(default_factory=lambda: dict(SUITE_TITLES))
+    story: StorySettings = field(default_factory=StorySettings)
 
     @property
     def focus(self) -> Focus:
@@ -136,7 +149,8 @@ class ReportConfig:
         return dataclasses.replace(self, **given)
 
 
-_KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "languages", "baseline", "source", "mail"}
+_KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "languages", "baseline", "source", "mail",
+               "story"}
 
 
 def load_config(path: Path | str = paths.REPORT_CONFIG) -> ReportConfig:
@@ -172,7 +186,21 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
         source=_mapping(raw, "source", where),
         mail=_mapping(raw, "mail", where),
         path=path,
+        story=_story(raw.get("story") or {}, where),
     )
+
+
+def _story(value: Any, where: str) -> StorySettings:
+    """``story: {order: [angle, ...], skip: [angle, ...]}``, every name one of STORY_ANGLES."""
+    if not isinstance(value, dict) or set(value) - {"order", "skip"}:
+        raise InputError(f"{where}: story must be a mapping with 'order' and/or 'skip' (lists of angles), got {value!r}")
+    lists = {}
+    for key in ("order", "skip"):
+        names = value.get(key) or []
+        if not isinstance(names, list) or any(n not in STORY_ANGLES for n in names):
+            raise InputError(f"{where}: story.{key} must be a list of angles from {', '.join(STORY_ANGLES)}, got {names!r}")
+        lists[key] = tuple(dict.fromkeys(names))
+    return StorySettings(**lists)
 
 
 def _string(raw: dict, key: str, default: str, where: str) -> str:

@@ -75,6 +75,11 @@ def keys(locale_dir: Path = paths.LOCALE) -> list[str]:
     return sorted(_messages(languages.SOURCE, Path(locale_dir)))
 
 
+def fields(key: str, locale_dir: Path = paths.LOCALE) -> set[str]:
+    """The ``{fields}`` the English message of ``key`` takes (every form of a plural message)."""
+    return _fields(_messages(languages.SOURCE, Path(locale_dir))[key][0])
+
+
 def is_counted(key: str, locale_dir: Path = paths.LOCALE) -> bool:
     """Whether ``key`` is a plural message (asked for with ``counted``)."""
     return isinstance(_messages(languages.SOURCE, Path(locale_dir))[key][0], tuple)

@@ -14,7 +14,9 @@ from typing import Any, Mapping
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
+from mlperf_report.narrative import story_text
 from mlperf_report.narrative.narrative import Rendered
+from mlperf_report.suites.inference import models
 
 
 #: A latency's table unit -> the unit after a number in a sentence ("20.603 s", not "20.603 Latency (s)").
@@ -88,18 +90,59 @@ def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
                  categories=_categories(figures, lang))
 
 
+#: How the story names an Inference benchmark and scenario.
+_NAMES = story_text.Names(lambda model, round_id, lang: models.title(model, lang),
+                          lambda scenario, lang: label(f"inference.scenario.{scenario}", lang))
+
+
+def _story(summary: dict | None, round_id: str, lang: str) -> tuple[dict, list[dict]]:
+    """summary.json's story worded for ``lang``, and its claims in reading order, numbered 1, 2, …"""
+    worded = story_text.render((summary or {}).get("story"), lang, _NAMES, round_id)
+    ordered = ([worded["headline"]] if worded["headline"] else []) + worded["highlights"] + [
+        c for group in worded["body"] for c in group["claims"]]
+    for number, claim in enumerate(ordered, start=1):
+        claim["note"] = number
+    return worded, ordered
+
+
+def _story_html(worded: dict, lang: str) -> list[str]:
+    """The headline paragraph, the highlights and "More from the results", each claim with its marker."""
+    e = html.escape
+
+    def item(claim: dict) -> str:
+        return (f'{e(claim["text"])}<sup class="mlperf-fn"><a href="#mlperf-{lang}-note-{claim["note"]}">'
+                f'{claim["note"]}</a></sup>')
+    out = [f'<p class="mlperf-lead mlperf-story-headline"><strong>{item(worded["headline"])}</strong></p>',
+           "<ul>" + "".join(f"<li>{item(c)}</li>" for c in worded["highlights"]) + "</ul>"]
+    if worded["body"]:
+        out.append(f"<h2>{e(label('story.heading.more', lang))}</h2>")
+        for group in worded["body"]:
+            out += [f"<h3>{e(group['title'])}</h3>", "<ul>" + "".join(f"<li>{item(c)}</li>" for c in group["claims"])
+                    + "</ul>"]
+    return out
+
+
+def _story_notes(ordered: list[dict], lang: str) -> list[str]:
+    e = html.escape
+    return [f'<p class="mlperf-note" id="mlperf-{lang}-note-{c["note"]}"><span class="mlperf-note-number">{c["note"]}'
+            f'</span> {e(story_text.note_text(c, lang, str))}</p>' for c in ordered]
+
+
 def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
            *, catalogue: Any = None) -> Rendered:
-    """Narrative and notes of one language as HTML fragments."""
+    """Narrative and notes of one language as HTML fragments: the story's headline and claims where
+    summary.json has one, else one line per model and scenario."""
     focus = config.focus_submitter or None
     round_id = config.round
     title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
     e = html.escape
+    worded, ordered = _story(summary, round_id, lang)
+    lines = claims(figures, focus, lang) or claims(figures, None, lang)
     body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
-            "<ul>" + "".join(f"<li>{e(line)}</li>" for line in claims(figures, focus, lang) or claims(figures, None, lang))
-            + "</ul>",
+            *(_story_html(worded, lang) if worded["headline"] else
+              ["<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>"]),
             f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
-    notes = [f"<p>{e(_citation(figures, round_id, lang))}</p>",
+    notes = [*_story_notes(ordered, lang), f"<p>{e(_citation(figures, round_id, lang))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
     relabelled = sorted(model for model, fig in figures.items() if fig.get("official_units"))
     if relabelled:
@@ -110,12 +153,31 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
     return Rendered("\n".join(part for part in body if part), "\n".join(notes))
 
 
-def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
-    """The email's lead: the claims with a ``[1]`` marker into the citation note."""
+def _lead(summary: dict | None, config: Any, lang: str) -> list[dict]:
+    """The story's headline and highlights (what the email carries), numbered from 1."""
+    worded, _ = _story(summary, config.round, lang)
+    lead = ([worded["headline"]] if worded["headline"] else []) + worded["highlights"]
+    for number, claim in enumerate(lead, start=1):
+        claim["note"] = number
+    return lead
+
+
+def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
+                     summary: dict | None = None) -> list[str]:
+    """The email's lead: the story's headline and highlights, each with its note marker; without a
+    story, the claims with a ``[1]`` marker into the citation note."""
+    lead = _lead(summary, config, lang)
+    if lead:
+        return [f"{c['text']} [{c['note']}]" for c in lead]
     return [f"{line} [1]" for line in claims(figures, config.focus_submitter or None, lang)[:6]]
 
 
-def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
+                   summary: dict | None = None) -> list[str]:
+    lead = _lead(summary, config, lang)
+    if lead:
+        return [f"[{c['note']}] {story_text.note_text(c, lang, str)}" for c in lead] + [
+            _citation(figures, config.round, lang)]
     return [f"[1] {_citation(figures, config.round, lang)}"]
 
 

@@ -25,6 +25,7 @@ from mlperf_report.core import languages, paths
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.core.config import focus_of
 from mlperf_report.suites.training import rounds
+from mlperf_report.narrative import story_text
 from mlperf_report.core.errors import InputError, UserError
 
 LANGUAGES = languages.available()
@@ -79,15 +80,18 @@ def render_notes(figures: Mapping[str, dict], summary: dict | None, config: Any,
     return render(figures, summary, config, lang, fmt, catalogue=catalogue).notes
 
 
-def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
-    """Short plain-text headline lines (for an email body), with ``[n]`` markers into ``headline_notes``."""
-    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
+def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
+                     summary: dict | None = None) -> list[str]:
+    """Short plain-text headline lines (for an email body), with ``[n]`` markers into ``headline_notes``:
+    the story's headline and highlights when ``summary`` holds one, else the headline results."""
+    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue, scope="headline"), "headline")
     return _lines(_render(context, lang, "text", "headline"))
 
 
-def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
+def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
+                   summary: dict | None = None) -> list[str]:
     """The footnotes of ``headline_summary`` and the trademark legend, one line each."""
-    context = _in_reading_order(build_context(figures, None, config, lang, catalogue=catalogue, scope="headline"), "headline")
+    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue, scope="headline"), "headline")
     return _lines(_render(context, lang, "text", "notes"))
 
 
@@ -155,11 +159,28 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     if scope == "full":
         context["previous"] = [p for p in (_previous(f, facts) for f in figs) if p]
         context["table"] = _overview_table(context["overview"]) if focus.kind == "none" else _table(figs, facts, focus)
+    context["story"] = _story((summary or {}).get("story"), facts, lang, with_body=scope == "full")
     context["notes"] = facts.notes.items
     context["legend"] = TRADEMARK_LEGEND
     context["source_url"] = facts.url
     context["retrieved"] = facts.retrieved
     return context
+
+
+def _story(story: dict | None, facts: "_Facts", lang: str, *, with_body: bool = True) -> dict:
+    """summary.json's ranked claims (``analysis.story``) worded for ``lang``, each with its footnote
+    (``with_body`` False: the headline and highlights only, as the email carries them)."""
+    names = story_text.Names(lambda b, r, l: rounds.benchmark_model(b, r, l), lambda s, l: s)
+    worded = story_text.render(story, lang, names, facts.round_id)
+    if not with_body:
+        worded["body"] = []
+    claims = ([worded["headline"]] if worded["headline"] else []) + worded["highlights"] + [
+        c for group in worded["body"] for c in group["claims"]]
+    for claim in claims:  # a claim that cites no result (what was entered for the first time) has no note
+        claim["note"] = facts.notes.cite(("story", claim["angle"], claim["kind"], tuple(claim["cites"])),
+                                         {"kind": "story", "text": story_text.note_text(claim, lang, str)}
+                                         ) if claim["cites"] else None
+    return worded
 
 
 class _Notes:
