@@ -42,13 +42,16 @@ def show_chart(name: str, draw: Callable, *, languages: Iterable[str], rows: int
 
 
 def show_table(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:
-    """Display table ``name`` (``make(lang=..., **options)`` returns a DataFrame) in every language."""
+    """Display table ``name`` (``make(lang=..., **options)`` returns a DataFrame) in every language;
+    a table with no rows is not shown (an empty exhibit tells the reader nothing)."""
     from IPython.display import display
 
     from mlperf_report.analysis.html_tables import to_html
 
     for lang in languages:
         df = make(lang=lang, **options)
+        if df.empty:
+            continue
         display({"text/html": to_html(df), "text/plain": df.to_string(index=False)}, raw=True,
                 metadata={"mlperf_report": {"table": name, "lang": lang}})
 
