@@ -271,7 +271,9 @@ def ecosystem(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     facts: dict = {"partners": [str(s) for s in names], "results": int(len(partners)), "own": own_name,
                    "closest": _closest_partner(on_it, own_name) if own_name else None}
     cites = tuple(partners["result_id"].head(12))
-    return [Claim("ecosystem", "partners", 1.5 + min(0.15 * len(names), 1.5), facts, cites,
+    # an accelerator's story is its partners' story: it leads; for a chip vendor it is one claim of several
+    base = 5.5 if focus.kind == "accelerator" else 1.5
+    return [Claim("ecosystem", "partners", base + min(0.15 * len(names), 1.5), facts, cites,
                   derived=facts["closest"] is not None)]
 
 
@@ -290,13 +292,14 @@ def _closest_partner(on_it: pd.DataFrame, own_name: str) -> dict | None:
 
 
 def scaling(df: pd.DataFrame) -> list[Claim]:
-    """From the focus's smallest to its largest system of one accelerator on one benchmark: the gain
-    and the derived efficiency (gain ÷ growth in accelerators). Latency results do not scale this way."""
+    """From the focus's smallest to its largest system of one accelerator on one benchmark (one
+    submitter's systems): the gain and the derived efficiency (gain ÷ growth in accelerators).
+    Latency results do not scale this way."""
     claims = []
     mine = _sized(df[df["mine"] & (df["measure"] != "latency")])
     for _, group in mine.groupby(_GROUP, sort=True):
         best = None
-        for _, runs in group.groupby("accelerator_model", sort=True):
+        for _, runs in group.groupby(["accelerator_model", "submitter"], sort=True):  # one submitter's systems
             counts = sorted(runs["accelerators"].unique())
             if len(counts) < 2:
                 continue

@@ -80,8 +80,8 @@ class _Writer:
 
     def __init__(self, story: dict, lang: str, names: Names, round_id: str) -> None:
         self.lang, self.names, self.round_id = lang, names, round_id
-        kind, name = story.get("focus_kind"), story.get("focus_name") or ""
-        self.subject = label("story.systems_on", lang, name=name) if kind == "accelerator" else name
+        self.kind, self.name = story.get("focus_kind"), story.get("focus_name") or ""
+        self.subject = label("story.systems_on", lang, name=self.name) if self.kind == "accelerator" else self.name
 
     def bench(self, row: dict) -> str:
         text = self.names.benchmark(row["benchmark"], row.get("round") or self.round_id, self.lang)
@@ -139,9 +139,12 @@ class _Writer:
 
     def _ecosystem(self, kind: str, f: dict) -> str:
         lang = self.lang
-        vendor = f["own"] or self.subject
-        text = label("story.ecosystem.partners", lang, count=len(f["partners"]), vendor=vendor, results=f["results"],
-                     names=_joined(f["partners"], lang))
+        fields = {"count": len(f["partners"]), "results": f["results"], "names": _joined(f["partners"], lang)}
+        if self.kind == "accelerator":
+            key = "story.ecosystem.on_accelerator" if f["own"] else "story.ecosystem.on_accelerator_alone"
+            text = label(key, lang, own=f["own"] or "", name=self.name, **fields)
+        else:
+            text = label("story.ecosystem.partners", lang, vendor=f["own"] or self.subject, **fields)
         close = f.get("closest")
         if close:
             key = ("story.ecosystem.matched" if abs(1 - close["ratio"]) < 0.0005 else
@@ -155,7 +158,8 @@ class _Writer:
     def _scaling(self, kind: str, f: dict) -> str:
         small, large, lang = f["small"], f["large"], self.lang
         key = "story.scaling.time" if small["measure"] == "time" else "story.scaling.throughput"
-        return label(key, lang, benchmark=self.bench(small), subject=self.subject or small["submitter"],
+        owner = small["submitter"] if self.kind != "submitter" else self.subject  # whose systems these are
+        return label(key, lang, benchmark=self.bench(small), subject=owner,
                      accelerator=small["accelerator_model"], small=accelerators_text(small["accelerators"], lang),
                      large=accelerators_text(large["accelerators"], lang), small_value=value_text(small, lang),
                      large_value=value_text(large, lang), gain=ratio_text(f["gain"]), growth=ratio_text(f["growth"]),

@@ -272,3 +272,11 @@ def test_inference_rows_compare_throughput_higher_and_latency_lower():
     (lead,) = of(claims(frame(*rows)), "leadership", "first_overall")
     assert [w["result"]["benchmark"] for w in lead.facts["leads"]] == ["llama"]
     assert lead.facts["leads"][0]["gap"] == pytest.approx(100 / 90 - 1) and not math.isnan(lead.strength)
+
+
+def test_an_accelerator_story_leads_with_the_partners_who_built_on_it():
+    df = frame(result("NVIDIA", "dgx8", "bert", 10.0, model="NVIDIA H200"), result("Dell", "d8", "bert", 10.5, model="NVIDIA H200"),
+               result("Lenovo", "l8", "bert", 12.0, model="NVIDIA H200"), result("Google", "t8", "bert", 11.0, model="TPU-v5p"))
+    told = story.tell(claims(df, focus("H200", "accelerator")), focus("H200", "accelerator"))
+    assert told.headline.angle == "ecosystem" and told.headline.facts["own"] == "NVIDIA"
+    assert told.headline.facts["partners"] == ["Dell", "Lenovo"]
