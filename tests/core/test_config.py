@@ -93,3 +93,13 @@ def test_titles_per_suite():
     assert one.title_for("en", "inference") == "Our round"
     shipped = load_config()
     assert "Inference" in shipped.title_for("en", "inference") and "Training" in shipped.title_for("en", "training")
+
+
+def test_story_angles_are_ordered_or_skipped_by_name():
+    config = parse_config({"story": {"order": ["scaling", "price"], "skip": ["energy"]}})
+    assert config.story.order == ("scaling", "price") and config.story.skip == ("energy",)
+    assert load_config().story.order == () and load_config().story.skip == ()
+    with pytest.raises(InputError, match=r"story.order must be a list of angles from leadership, generation"):
+        parse_config({"story": {"order": ["headline"]}})
+    with pytest.raises(InputError, match="story must be a mapping with 'order' and/or 'skip'"):
+        parse_config({"story": {"off": ["price"]}})
