@@ -20,6 +20,7 @@ _UNITS = {"Latency (ms)": "ms", "Latency (s)": "s", "Watts": "W", "millijoules":
 #: At most this many names in a list; the rest are counted ("… and 4 more").
 LIST_ITEMS = 6
 _NOISE_TEXT = "2%"
+_CATEGORIES = ("available", "preview", "research")
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,14 @@ class _Writer:
                          scenario=self.names.scenario(row["scenario"], self.lang))
         return label("story.open_division", self.lang, benchmark=text) if row.get("division") == "open" else text
 
+    def system(self, row: dict) -> str:
+        """A system's name, with its availability when it is not available yet (MLCommons' category)."""
+        availability = row.get("availability") or "available"
+        if availability == "available":
+            return row["system"]
+        category = label(f"inference.availability.{availability}", self.lang) if availability in _CATEGORIES else availability
+        return label("story.not_available", self.lang, system=row["system"], availability=category)
+
     def previous(self, row: dict) -> str:
         return parse_round_id(row["round"]).title if row.get("round") else ""
 
@@ -99,7 +108,7 @@ class _Writer:
     def _leadership(self, kind: str, f: dict) -> str:
         lang = self.lang
         if kind == "round_best":
-            items = [label("story.leadership.round_item", lang, benchmark=self.bench(b), system=b["system"],
+            items = [label("story.leadership.round_item", lang, benchmark=self.bench(b), system=self.system(b),
                            submitter=b["submitter"], value=value_text(b, lang)) for b in f["bests"]]
             holder, count = f["holders"][0]
             return label("story.leadership.round_best", lang, items=_joined(items, lang),
@@ -113,15 +122,16 @@ class _Writer:
         if len(f["leads"]) == 1:
             w = f["leads"][0]
             return label("story.leadership.one", lang, subject=self.subject, benchmark=self.bench(w["result"]),
-                         system=w["result"]["system"], value=value_text(w["result"], lang), gap=gap_text(w["gap"]),
-                         runner=w["runner"]["system"], runner_submitter=w["runner"]["submitter"],
+                         system=self.system(w["result"]), value=value_text(w["result"], lang), gap=gap_text(w["gap"]),
+                         runner=self.system(w["runner"]), runner_submitter=w["runner"]["submitter"],
                          runner_value=value_text(w["runner"], lang))
         key = "story.leadership.many_open" if f.get("division") == "open" else "story.leadership.many"
         return label(key, lang, subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
 
     def _generation(self, kind: str, f: dict) -> str:
         best, lang = f["best"], self.lang
-        text = label(f"story.generation.{best['result']['measure']}", lang, new=f["new"], old=f["old"],
+        newer = dict(best["result"], system=f["new"])  # the generation named, with its result's availability
+        text = label(f"story.generation.{best['result']['measure']}", lang, new=self.system(newer), old=f["old"],
                      accelerators=accelerators_text(best["accelerators"], lang), benchmark=self.bench(best["result"]),
                      ratio=ratio_text(best["ratio"]), new_value=value_text(best["result"], lang),
                      old_value=value_text(best["predecessor"], lang))
@@ -133,8 +143,8 @@ class _Writer:
         mine, rival = f["result"], f["rival"]
         gap = f["gap"] if f["gap"] >= 0 else 1 / (1 + f["gap"]) - 1  # "N % ahead" is always the leader's lead
         return label(f"story.competition.{kind}", self.lang, benchmark=self.bench(mine),
-                     accelerators=accelerators_text(mine["accelerators"], self.lang), system=mine["system"],
-                     rival=rival["system"], rival_submitter=rival["submitter"], gap=gap_text(gap),
+                     accelerators=accelerators_text(mine["accelerators"], self.lang), system=self.system(mine),
+                     rival=self.system(rival), rival_submitter=rival["submitter"], gap=gap_text(gap),
                      noise=_NOISE_TEXT, value=value_text(mine, self.lang), rival_value=value_text(rival, self.lang))
 
     def _ecosystem(self, kind: str, f: dict) -> str:
@@ -150,7 +160,7 @@ class _Writer:
             key = ("story.ecosystem.matched" if abs(1 - close["ratio"]) < 0.0005 else
                    "story.ecosystem.ahead" if close["ratio"] > 1 else "story.ecosystem.closest")
             text += label(key, lang, gap=gap_text(1 - close["ratio"]), own=f["own"], partner=close["partner"]["submitter"],
-                          partner_system=close["partner"]["system"], benchmark=self.bench(close["own"]),
+                          partner_system=self.system(close["partner"]), benchmark=self.bench(close["own"]),
                           accelerators=accelerators_text(close["own"]["accelerators"], lang),
                           partner_value=value_text(close["partner"], lang), own_value=value_text(close["own"], lang))
         return text
@@ -181,13 +191,13 @@ class _Writer:
 
     def _price(self, kind: str, f: dict) -> str:
         mine, base, lang = f["system"], f["baseline"], self.lang
-        return label(f"story.price.{kind}", lang, system=mine["system"], baseline=base["system"],
+        return label(f"story.price.{kind}", lang, system=self.system(mine), baseline=self.system(base),
                      benchmark=self.bench(mine), ratio=ratio_text(f["ratio"]), value=value_text(mine, lang),
                      baseline_value=value_text(base, lang), price=money_text(f["price"], lang),
                      baseline_price=money_text(f["baseline_price"], lang))
 
     def _energy(self, kind: str, f: dict) -> str:
-        items = [label("story.energy.item", self.lang, benchmark=self.bench(r), system=r["system"],
+        items = [label("story.energy.item", self.lang, benchmark=self.bench(r), system=self.system(r),
                        value=energy_text(r, self.lang)) for r in f["results"]]
         return label("story.energy.measured", self.lang, count=len(items), items=_joined(items, self.lang))
 

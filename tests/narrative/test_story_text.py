@@ -42,10 +42,10 @@ def test_google_v41_leads_with_the_tpu_generation_and_its_gpt3_scaling(google):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("en", ["the TPU Trillium (v6e) trains GPT-3 175B 1.08× faster than its predecessor, the TPU v5p",
+    ("en", ["the TPU Trillium (v6e) (preview) trains GPT-3 175B 1.08× faster than its predecessor, the TPU v5p",
             "27.3 minutes against 29.6 minutes", "from 512 accelerators to 3,072 accelerators",
             "102.1 minutes to 20.8 minutes", "82% scaling efficiency"]),
-    ("zh-Hant", ["TPU Trillium (v6e) 訓練 GPT-3 175B 的速度是上一代 TPU v5p 的 1.08×", "27.3 分鐘 對比 29.6 分鐘",
+    ("zh-Hant", ["TPU Trillium (v6e)（預覽） 訓練 GPT-3 175B 的速度是上一代 TPU v5p 的 1.08×", "27.3 分鐘 對比 29.6 分鐘",
                  "由 512 個加速器 擴展至 3,072 個加速器", "擴展效率 82%"]),
 ])
 def test_the_google_highlights_in_each_language(google, lang, words):
