@@ -185,18 +185,21 @@ def _composer(config: dict, section: dict, the_round, headlines, now):
 
     from mlperf_report.mail import message as mail
 
-    round_title = the_round.title.replace("MLPerf", "MLPerf®", 1)  # the mark, as the guidelines want it
+    from mlperf_report.core.config import parse_config
+    from mlperf_report.core.rounds import parse_round_id
 
-    def title_in(title, lang: str) -> str:  # report.yaml's title: one text or one per language
-        if isinstance(title, dict):
-            return str(title.get(lang) or next(iter(title.values()), "MLPerf"))
-        return str(title or "MLPerf")
+    round_title = the_round.title.replace("MLPerf", "MLPerf®", 1)  # the mark, as the guidelines want it
+    # report.yaml's title as the report itself reads it: one text, one per language, or those per suite
+    typed, suite = parse_config(config), parse_round_id(the_round.id).suite
+
+    def title_in(lang: str) -> str:
+        return typed.title_for(lang, suite)
 
     def compose(job: Job):
         recipient = job.recipient
         filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
         lines, notes = headlines(recipient.lang)
-        text, markup = mail.bodies(recipient, title=title_in(config.get("title"), recipient.lang),
+        text, markup = mail.bodies(recipient, title=title_in(recipient.lang),
                                    round_title=round_title, filename=filename, source=config.get("source"),
                                    headlines=lines, notes=notes)
         message = mail.build_message(
