@@ -2,9 +2,12 @@
 notebook.
 
 A notebook's result depends on its parameters, the tables it reads, the prices and report
-configuration (minus the ``mail`` section), the notebook file and the ``mlperf_report`` modules it
+configuration (minus the ``mail`` section), the notebook file, the ``mlperf_report`` modules it
 imports (followed transitively, so an edit to ``charts.py`` re-runs the notebooks and an edit to
-``mail.py`` does not). Each input file is hashed once per build, however many notebooks read it.
+``mail.py`` does not) and the data files those modules read: a module declares them in
+``DATA_INPUTS`` (files or folders: the gettext catalogues, the benchmark and accelerator
+catalogues), so a changed translation re-runs exactly the notebooks whose code reads it. Each input
+file is hashed once per build, however many notebooks read it.
 """
 
 from __future__ import annotations
@@ -12,15 +15,17 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import importlib
 import json
 import sys
 from pathlib import Path
+from typing import Iterable
 
 from mlperf_report.core import paths
 from mlperf_report.analysis.jobs import KERNEL, NotebookJob
 
 #: Bump when the stamp's meaning changes, so old stamps stop matching.
-STAMP_VERSION = 1
+STAMP_VERSION = 2
 
 
 def _file_digest(path: Path) -> str:
@@ -49,11 +54,43 @@ def _file_key(path: Path) -> tuple:
     return (str(path), st.st_mtime_ns, st.st_size)
 
 
+def modules_of(sources: Iterable[Path]) -> list[Path]:
+    """Source files of the ``mlperf_report`` modules that these Python files or notebooks import,
+    themselves included, followed transitively (what a report made by them depends on)."""
+    found: set[Path] = set()
+    for source in sources:
+        found |= set(_package_modules(Path(source), _file_key(Path(source))))
+        if Path(source).suffix == ".py":
+            found.add(Path(source))
+    return sorted(found)
+
+
+def data_inputs(modules: Iterable[Path]) -> list[Path]:
+    """The data files the given package modules declare they read (``DATA_INPUTS``), folders expanded."""
+    files: set[Path] = set()
+    for module in modules:
+        for declared in _declared(Path(module)):
+            files |= {p for p in declared.rglob("*") if p.is_file()} if declared.is_dir() else {declared}
+    return sorted(files)
+
+
+@functools.lru_cache(maxsize=None)
+def _declared(module: Path) -> tuple[Path, ...]:
+    relative = module.relative_to(paths.ROOT).with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    if b"DATA_INPUTS" not in module.read_bytes():
+        return ()  # importing every module only to find it declares nothing would slow each build
+    return tuple(Path(p) for p in getattr(importlib.import_module(".".join(parts)), "DATA_INPUTS", ()))
+
+
 @functools.lru_cache(maxsize=None)
 def _package_modules(notebook: Path, _key: tuple) -> tuple[Path, ...]:
-    nb = json.loads(notebook.read_text(encoding="utf-8"))
-    sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-               for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    if notebook.suffix == ".py":
+        sources = [notebook.read_text(encoding="utf-8")]
+    else:
+        nb = json.loads(notebook.read_text(encoding="utf-8"))
+        sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                   for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     seen: set[Path] = {paths.ROOT / "mlperf_report" / "__init__.py"}
     todo = [name for source in sources for name in _imported_modules(source)]
     while todo:
@@ -123,7 +160,8 @@ def input_digests(job: NotebookJob) -> dict[str, str]:
     config = Path(job.parameters.get("config_file", "")) if job.parameters.get("config_file") else None
     digests = {"(runner)": f"stamp v{STAMP_VERSION}, Python {sys.version_info[0]}.{sys.version_info[1]}, kernel {KERNEL}",
                "(parameters)": hashlib.sha256(json.dumps(job.parameters, sort_keys=True).encode()).hexdigest()}
-    for path in (job.notebook, *job.inputs, *package_modules(job.notebook)):
+    modules = package_modules(job.notebook)
+    for path in (job.notebook, *job.inputs, *modules, *data_inputs(modules)):
         digests[_readable(path)] = _config_digest(path) if path == config else _file_digest(path)
     return digests
 

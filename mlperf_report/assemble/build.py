@@ -20,9 +20,9 @@ from mlperf_report.core.atomic import write_text
 from mlperf_report.analysis.jobs import NotebookResult, Plan
 
 STAMP = ".reports.stamp"
-#: Package modules the assembled reports depend on (beyond what the notebooks already cover).
-#: Subpackages whose code makes the reports from the notebooks (an edit there re-assembles them).
-_CODE = ("core", "i18n", "suites", "narrative", "assemble")
+#: Where the assembly starts: this module and the narrative of each suite (it imports the rest of what
+#: makes the reports from the notebooks, found by ``stamps.modules_of``).
+_ASSEMBLY = (Path(__file__), paths.ROOT / "mlperf_report" / "narrative" / "inference.py")
 
 
 def _digest(files: list[Path], extra: dict) -> str:
@@ -35,10 +35,12 @@ def _digest(files: list[Path], extra: dict) -> str:
 
 def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path) -> list[Path]:
     """Every file the assembled reports are made from, in a fixed order."""
+    from mlperf_report.analysis import stamps
+
     templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file())
-    code = sorted(p for name in _CODE for p in (paths.ROOT / "mlperf_report" / name).rglob("*.py"))
+    code = stamps.modules_of(_ASSEMBLY)
     made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]
-    return [*made, *templates, *code, Path(prices_file), Path(config_file)]
+    return [*made, *templates, *code, *stamps.data_inputs(code), Path(prices_file), Path(config_file)]
 
 
 def report_date(config) -> str:

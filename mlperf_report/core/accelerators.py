@@ -17,6 +17,8 @@ from mlperf_report.core.errors import InputError
 from mlperf_report.core.yaml_files import read_yaml
 
 CATALOGUE = paths.DATA / "accelerators.yaml"
+#: Files this module reads at run time: a notebook or report that imports it is stale when they change.
+DATA_INPUTS = (CATALOGUE,)
 
 
 @dataclass(frozen=True)

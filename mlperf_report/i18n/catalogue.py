@@ -21,6 +21,9 @@ from mlperf_report.core import languages, paths
 
 _FIELD = re.compile(r"{(\w*)}")
 
+#: Files this module reads at run time: a notebook or report that imports it is stale when they change.
+DATA_INPUTS = (paths.LOCALE,)
+
 
 @functools.lru_cache(maxsize=None)
 def _read(path: Path):

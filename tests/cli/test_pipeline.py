@@ -171,3 +171,39 @@ def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
     pids = [run.cells[1 if i == 0 else 0].outputs[0]["text"].strip() for i, run in enumerate(runs)]
     assert pids[0] == pids[1]  # the same kernel process...
     assert [c.execution_count for c in runs[1].cells] == [1, 2]  # ...reset: counts from 1, no leaked names
+
+
+def test_a_changed_translation_or_catalogue_makes_the_notebooks_that_read_it_stale(tmp_path, monkeypatch):
+    from mlperf_report.i18n import catalogue
+    from mlperf_report.assemble import build as assemble_build
+
+    data_dir = tmp_path / "data"
+    write_tree(data_dir)
+    job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"]).jobs[0]
+    digests = stamps.input_digests(job)
+    assert {"locale/zh_Hant/LC_MESSAGES/messages.po", "data/benchmarks.yaml"} <= set(digests)
+    assert not any("suites/inference/" in name or "mlperf_report/mail/" in name for name in digests)
+    assembled = {str(p.relative_to(paths.ROOT)) for p in assemble_build.report_inputs(
+        type("P", (), {})(), [], paths.PRICES, paths.REPORT_CONFIG)}
+    assert "locale/zh_Hant/LC_MESSAGES/messages.po" in assembled and "templates/report.css" in assembled
+    assert not any(name.startswith("mlperf_report/mail/") or name.startswith("mlperf_report/cli/") for name in assembled)
+
+    # a translation edited in a copy of the catalogues (the repository's are never touched)
+    locale = tmp_path / "locale"
+    shutil.copytree(paths.LOCALE, locale)
+    monkeypatch.setattr(catalogue, "DATA_INPUTS", (locale,))
+    stamps._declared.cache_clear()
+    before = stamps.input_digests(job)
+    po = locale / "zh_Hant" / "LC_MESSAGES" / "messages.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "加速器"', 'msgstr "加速晶片"', 1), encoding="utf-8")
+    assert stamps.stale_reason(_stamped(job, before), stamps.input_digests(job)) == f"changed: {po}"
+    stamps._declared.cache_clear()
+
+
+def _stamped(job, digests):
+    """The job with its output, figures and a stamp of ``digests`` in place, as a finished run leaves it."""
+    for path in (job.output, job.figures):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{}")
+    stamps.write_stamp(job, digests)
+    return job

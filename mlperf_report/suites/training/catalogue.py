@@ -22,6 +22,8 @@ from mlperf_report.core.languages import SOURCE
 from mlperf_report.core.rounds import parse_round_id
 
 CATALOGUE = paths.DATA / "benchmarks.yaml"
+#: Files this module reads at run time: a notebook or report that imports it is stale when they change.
+DATA_INPUTS = (CATALOGUE,)
 
 #: Fields every entry has; the texts among them are given per language.
 TEXT_FIELDS = ("area", "model", "dataset", "quality_target", "description")
