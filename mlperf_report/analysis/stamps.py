@@ -142,8 +142,8 @@ def _readable(path: Path) -> str:
 
 
 def _config_digest(path: Path) -> str:
-    """The report configuration minus its ``mail`` section: editing a mailing list must not re-run
-    every notebook."""
+    """The report configuration minus its ``mail`` and ``watch`` sections: editing a mailing list must
+    not re-run every notebook."""
     import yaml
 
     try:
@@ -151,7 +151,7 @@ def _config_digest(path: Path) -> str:
     except (OSError, yaml.YAMLError):
         return _file_digest(path)
     if isinstance(raw, dict):
-        raw = {k: v for k, v in raw.items() if k != "mail"}
+        raw = {k: v for k, v in raw.items() if k not in ("mail", "watch")}
     return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
 
 

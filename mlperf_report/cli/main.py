@@ -21,6 +21,7 @@ STAGES = {
     "report": ("mlperf_report.cli.report", "run the analysis notebooks and assemble the HTML and PDF reports"),
     "send": ("mlperf_report.cli.send", "email the PDF reports to stakeholders over SMTP"),
     "all": ("mlperf_report.cli.all", "ingest, report and (with --send) send, in one go"),
+    "watch": ("mlperf_report.cli.watch", "when a new round appears in the configured sources: ingest, report, send, once"),
 }
 
 EPILOG = """\

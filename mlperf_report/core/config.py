@@ -42,6 +42,19 @@ class StorySettings:
 
 
 @dataclass(frozen=True)
+class WatchSettings:
+    """``watch:`` in report.yaml, for ``build.py watch``: where new rounds appear (git URL templates with
+    ``{suite}`` and ``{version}``, or folders where archives are dropped), which suites to look for,
+    who hears of a failure, whether a new round's reports are mailed, and the state file."""
+
+    sources: tuple[str, ...] = ("https://github.com/mlcommons/{suite}_results_v{version}",)
+    suites: tuple[str, ...] = ("training",)
+    operator: str = ""
+    send: bool = False
+    state: Path = paths.CACHE / "watch" / "state.json"
+
+
+@dataclass(frozen=True)
 class Focus:
     """Whose story the report tells: a submitter, every system built on an accelerator, or nobody.
 
@@ -123,6 +136,7 @@ class ReportConfig:
     titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
     suite_titles: dict[str, dict[str, str]] = field(default_factory=lambda: dict(SUITE_TITLES))
     story: StorySettings = field(default_factory=StorySettings)
+    watch: WatchSettings = field(default_factory=WatchSettings)
 
     @property
     def focus(self) -> Focus:
@@ -150,7 +164,7 @@ class ReportConfig:
 
 
 _KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "languages", "baseline", "source", "mail",
-               "story"}
+               "story", "watch"}
 
 
 def load_config(path: Path | str = paths.REPORT_CONFIG) -> ReportConfig:
@@ -187,7 +201,27 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
         mail=_mapping(raw, "mail", where),
         path=path,
         story=_story(raw.get("story") or {}, where),
+        watch=_watch(raw.get("watch") or {}, where, path),
     )
+
+
+def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:
+    """``watch: {sources, suites, operator, send, state}``; a relative state path is the project's."""
+    from mlperf_report.core.rounds import SUITES
+
+    known = {f.name for f in dataclasses.fields(WatchSettings)}
+    if not isinstance(value, dict) or set(value) - known:
+        raise InputError(f"{where}: watch must be a mapping with {', '.join(sorted(known))}, got {value!r}")
+    defaults = WatchSettings()
+    sources = value.get("sources", list(defaults.sources))
+    suites = value.get("suites", list(defaults.suites))
+    if not isinstance(sources, list) or not all(isinstance(s, str) and s.strip() for s in sources):
+        raise InputError(f"{where}: watch.sources must be a list of git URL templates or folders, got {sources!r}")
+    if not isinstance(suites, list) or any(s not in SUITES for s in suites):
+        raise InputError(f"{where}: watch.suites must be a list from {', '.join(SUITES)}, got {suites!r}")
+    state = Path(str(value.get("state") or defaults.state))
+    return WatchSettings(tuple(s.strip() for s in sources), tuple(suites), str(value.get("operator") or "").strip(),
+                         bool(value.get("send", False)), state if state.is_absolute() else paths.ROOT / state)
 
 
 def _story(value: Any, where: str) -> StorySettings:

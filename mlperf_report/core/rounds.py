@@ -41,6 +41,12 @@ class RoundId:
         return self.id
 
 
+def successors(round_id: RoundId) -> list[RoundId]:
+    """The names the next round of a suite may have: the next minor version, then the next major
+    (``training-v4.1`` -> ``training-v4.2``, ``training-v5.0``)."""
+    return [RoundId(round_id.suite, round_id.major, round_id.minor + 1), RoundId(round_id.suite, round_id.major + 1, 0)]
+
+
 def parse_round_id(text: str, default_suite: str = DEFAULT_SUITE) -> RoundId:
     """``training-v1.0``, ``inference-v4.1`` (or ``v1.0``, ``1.0`` for the default suite) to a RoundId;
     a clear error for anything else."""

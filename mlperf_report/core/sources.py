@@ -299,6 +299,18 @@ def is_git_url(text: str) -> bool:
     return bool(_GIT_URL.search(text)) and not Path(text).exists()
 
 
+def git_repository_exists(url: str, timeout: float = 60) -> bool:
+    """Whether ``url`` names a git repository that answers (``git ls-remote``), without cloning it.
+    A repository that does not exist yet, an unreachable host and a timeout all say False."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        done = subprocess.run(["git", "ls-remote", "--exit-code", "--", url, "HEAD"], capture_output=True,
+                              env=env, timeout=timeout)
+    except (subprocess.TimeoutExpired, FileNotFoundError):
+        return False
+    return done.returncode == 0
+
+
 def clone_git(url: str, cache: Path = CACHE / "git") -> tuple[Path, str]:
     """Shallow-clone ``url`` into the cache (or refresh an earlier clone); return folder and commit."""
     name = posixpath.basename(url.rstrip("/")).removesuffix(".git") or "repo"
