@@ -172,7 +172,7 @@ def test_every_amendment_changes_the_installed_checkers_rules(tmp_path):
         ruleset = rounds.parse_round(round_id).ruleset
         reviewed = amendments.prepare(ruleset, amendments.for_round(round_id), tmp_path)
         assert reviewed.swapped and all(Path(p).is_file() for p in reviewed.swapped.values())
-    assert all(a.sources and all(s["ref"].startswith("mlcommons/logging#") for s in a.sources) for a in found)
+    assert all(a.sources and all(s["ref"].startswith("mlcommons/") and s["url"] for s in a.sources) for a in found)
 
 
 def test_an_amendment_that_changes_nothing_is_an_error(tmp_path):
@@ -246,3 +246,45 @@ def test_written_runs_table_names_the_amendment(tmp_path):
     assert (runs["amendment"] == "v1.1-weights-initialization").all() and runs["checker_warning"].notna().all()
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["compliance"]["amendments"][0]["reviewed"].startswith("the same checks as warnings")
+
+
+# --- v3.0: closed GPT-3 could initialise for 60 minutes ---------------------------------------------
+
+def gpt3_log(init_minutes: float, minutes: float | None = 120.0, perplexity: float = 2.68) -> str:
+    """A closed-division GPT-3 result file for the 3.0.0 rules, initialising for ``init_minutes``."""
+    init = T0 - init_minutes * 60_000 - 1000
+    lines = [mllog("cache_clear", init - 1000, True), mllog("init_start", init)]
+    lines += [mllog(key, init, value) for key, value in [
+        ("submission_org", "Acme"), ("submission_platform", "Acme X1"), ("submission_division", "closed"),
+        ("submission_status", "onprem"), ("submission_benchmark", "gpt3"), ("seed", 1),
+        ("global_batch_size", 1536), ("gradient_accumulation_steps", 1), ("train_samples", 1_000_000),
+        ("eval_samples", 11_590), ("max_sequence_length", 2048), ("opt_name", "adam"),
+        ("opt_base_learning_rate", 2e-5), ("opt_end_learning_rate", 2e-6), ("opt_learning_rate_decay_steps", 1000),
+        ("opt_learning_rate_warmup_steps", 100), ("opt_learning_rate_decay_schedule", "cosine with linear warmup"),
+        ("opt_adam_beta_1", 0.9), ("opt_adam_beta_2", 0.95), ("opt_adam_epsilon", 1e-8),
+        ("opt_gradient_clip_norm", 1.0), ("init_checkpoint_step", 4000)]]
+    lines += [mllog("init_stop", T0 - 1000), mllog("run_start", T0),
+              mllog("block_start", T0 + 10, None, first_epoch_num=1, epoch_count=1),
+              mllog("eval_start", T0 + 20, None, epoch_num=1),
+              mllog("eval_accuracy", T0 + 30, perplexity, epoch_num=1),
+              mllog("eval_stop", T0 + 40, None, epoch_num=1),
+              mllog("block_stop", T0 + 50, None, first_epoch_num=1)]
+    if minutes is not None:
+        lines.append(mllog("run_stop", T0 + minutes * 60_000, None, status="success"))
+    return "\n".join(lines) + "\n"
+
+
+def test_v30_gpt3_initialising_45_minutes_is_compliant_and_75_is_not(tmp_path):
+    reviewed = amendments.prepare("3.0.0", amendments.for_round("training-v3.0"), tmp_path)
+    assert compliance.check_bytes(gpt3_log(1).encode(), "3.0.0", reviewed) == compliance.Verdict(True)
+    forty_five = compliance.check_bytes(gpt3_log(45).encode(), "3.0.0", reviewed)
+    assert forty_five.compliant and forty_five.amendment == "v3.0-gpt3-init-time"
+    assert "init_stop" in forty_five.warning
+    assert "init_stop" in compliance.check_bytes(gpt3_log(75).encode(), "3.0.0", reviewed).failed_check
+    # the other rules the override re-states still hold, and the rest of the checker still runs
+    no_stop = compliance.check_bytes(gpt3_log(45, minutes=None).encode(), "3.0.0", reviewed)
+    assert not no_stop.compliant and "run_stop" in no_stop.failed_check
+    high = compliance.check_bytes(gpt3_log(45, perplexity=2.75).encode(), "3.0.0", reviewed)
+    assert not high.compliant and "eval_accuracy" in high.failed_check
+    no_start = gpt3_log(45).replace(mllog("init_start", T0 - 45 * 60_000 - 1000) + "\n", "")
+    assert not compliance.check_bytes(no_start.encode(), "3.0.0", reviewed).compliant

@@ -22,7 +22,7 @@ from mlperf_report.core.errors import InputError
 
 FILE = paths.DATA / "checker_amendments.yaml"
 USAGE = "training"
-KINDS = ("warning", "rename_key")
+KINDS = ("warning", "rename_key", "override")
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ def _entry(raw: dict, where: Path) -> Amendment:
             raise ValueError(f"patch.kind must be one of {', '.join(KINDS)}, with a key")
         if patch["kind"] == "rename_key" and not patch.get("reviewed_key"):
             raise ValueError("a rename_key patch needs reviewed_key")
+        if patch["kind"] == "override" and not (isinstance(patch.get("records"), list) and patch["records"]):
+            raise ValueError("an override patch needs the records it adds")
         sources = tuple(dict(s) for s in raw["sources"])
         if not sources:
             raise ValueError("every amendment needs a public source")
@@ -119,6 +121,18 @@ def _patch_key(records: list, amendment: Amendment) -> bool:
     return changed
 
 
+def _override(records: list, amendment: Amendment) -> bool:
+    """Add rule records to a benchmark's file. A KEY there overrides the common rules' messages for
+    that key (the checker's own mechanism: later configs overwrite earlier ones), so the records
+    re-state the common checks with the reviewed limit. A second BEGIN or END block is an error."""
+    added = [dict(record) for record in amendment.patch["records"]]
+    for block in ("BEGIN", "END"):
+        if any(block in r for r in added) and any(isinstance(r, dict) and block in r for r in records):
+            raise InputError(f"checker amendment {amendment.id}: the rule file already has a {block} block")
+    records.extend(added)
+    return True
+
+
 def _patch_end(records: list, naming: str) -> bool:
     """Drop the END checks that mention ``naming`` (a warning then, not a failure)."""
     changed = False
@@ -134,6 +148,16 @@ def _patch_end(records: list, naming: str) -> bool:
                 body["CHECK"] = kept
             else:
                 del body["CHECK"]
+    return changed
+
+
+def _apply(records: list, amendment: Amendment) -> bool:
+    """Change one rule file's records as the amendment says; whether anything changed."""
+    if amendment.patch["kind"] == "override":
+        return _override(records, amendment)
+    changed = _patch_key(records, amendment)
+    if amendment.patch["kind"] == "warning":
+        changed |= _patch_end(records, amendment.patch.get("end_checks_naming", ""))
     return changed
 
 
@@ -154,9 +178,9 @@ def patched_rules(ruleset: str, amendments: tuple[Amendment, ...]) -> dict[str, 
             records = records_of.get(name)
             if records is None:
                 records = yaml.load((folder / name).read_text(encoding="utf-8"), Loader=yaml.BaseLoader) or []
-            hit = _patch_key(records, amendment)
-            hit |= amendment.patch["kind"] == "warning" and _patch_end(records, amendment.patch.get("end_checks_naming", ""))
-            if hit:
+            if name.split("_", 1)[0] not in amendment.patch.get("divisions", ("closed", "open")):
+                continue
+            if _apply(records, amendment):
                 records_of[name], changed = records, True
                 ids_of.setdefault(name, []).append(amendment.id)
         if not changed:
