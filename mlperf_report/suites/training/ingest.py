@@ -31,8 +31,8 @@ from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse
 from mlperf_report.suites.training.tree import ResultFile, Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
-                            "stop_status", "compliant", "failed_check", "amendment", "checker_warning", "global_batch_size", "seed", "train_samples",
-                            "file"]
+                            "stop_status", "compliant", "failed_check", "amendment", "checker_warning",
+                            "global_batch_size", "seed", "train_samples", "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
                   "runs_noncompliant", "runs_absent", "energy_j", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
@@ -560,9 +560,7 @@ def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdict
         return {"checked": False,
                 "note": "ingested with --no-compliance: the scores are unchecked (MLCommons' compliance "
                         "checker did not judge the result files)"}
-    from mlperf_report.suites.training import compliance as checker
-
-    from mlperf_report.suites.training import drift
+    from mlperf_report.suites.training import compliance as checker, drift
 
     values = [outcome[:3] for outcome in verdicts.values()]
     applied = runs["amendment"].fillna("").str.split()
