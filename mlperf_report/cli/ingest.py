@@ -69,8 +69,19 @@ def _verdicts(result) -> str:
     compliance = result.manifest["compliance"] or {}
     if not compliance.get("checked"):
         return "compliance NOT checked (scores unchecked); "
+    amended = sum(a.get("runs", 0) for a in compliance.get("amendments", []))
     return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "
-            f"({result.verdicts_from_cache} verdicts from the cache); ")
+            f"({result.verdicts_from_cache} verdicts from the cache)"
+            + (f", {amended} compliant as the round was reviewed ({compliance['amendments_file']})" if amended else "")
+            + "; " + "".join(_drift_words(compliance)))
+
+
+def _drift_words(compliance: dict) -> list[str]:
+    """The drift alarm in the summary line: a rule failing across a benchmark's submitters."""
+    return [f"DRIFT? {alarm['benchmark']}: {alarm['runs']} of {alarm['of_runs']} runs of "
+            f"{len(alarm['submitters'])} submitters fail {alarm['rule']!r} (a rule changed after the round? "
+            f"record how the round was reviewed in {compliance['amendments_file']}); "
+            for alarm in compliance.get("drift", [])]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,8 +110,16 @@ def run(args: argparse.Namespace) -> int:
     print(f"{round_.id}: {counts['result_files']} result files, {counts['result_sets']} result sets ({statuses}); "
           f"{counts['problems']} problems, {counts['ignored']} files ignored; {_verdicts(result)}"
           f"wrote {', '.join(p.name for p in written)} to {out_dir} in {time.perf_counter() - started:.2f} s")
+    return _strict_exit(args, result, out_dir)
+
+
+def _strict_exit(args: argparse.Namespace, result, out_dir: Path) -> int:
+    """With ``--strict``, problems and drift alarms make the exit code 1."""
+    drift = (result.manifest.get("compliance") or {}).get("drift") or []
+    if args.strict and drift:
+        print(f"--strict: the compliance checker fails one rule across submitters in {len(drift)} benchmark(s) "
+              f"(drift; see {out_dir / 'manifest.json'})", file=sys.stderr)
     if args.strict and result.problems:
         print(f"--strict: {len(result.problems)} problems (listed above and in {out_dir / 'manifest.json'})",
               file=sys.stderr)
-        return 1
-    return 0
+    return 1 if args.strict and (result.problems or drift) else 0

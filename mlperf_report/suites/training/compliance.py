@@ -9,6 +9,11 @@ second ingest of the same round does not even hash its files: a small index reme
 each file by where its bytes come from (path, size, mtime and inode on disk; archive identity, member
 name and stored CRC in a zip), as git's index does; a changed file has a new identity and is hashed
 and judged again.
+
+A file that fails today's rules is checked once more with the round's amendments
+(``amendments``: rules changed after the round, as data): the same checker reading amended copies of
+the rule files. Passing them makes the file compliant, with the amendment and today's complaint kept
+beside the verdict. The amendments' digest is part of the cache's key, so editing them re-judges.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ class Verdict:
     compliant: bool
     failed_check: str = ""
     problem: str = ""
+    amendment: str = ""  # ids of the amendments that made the file compliant (space-separated)
+    warning: str = ""  # what today's checker says about such a file: the reviewed checker's warning
 
 
 @lru_cache(maxsize=1)
@@ -46,23 +53,25 @@ def checker_version() -> str:
     return version("mlperf-logging")
 
 
-def cache_file(ruleset: str, cache_dir: Path) -> Path:
-    return cache_dir / "compliance" / f"{USAGE}-{ruleset}-mlperf_logging-{checker_version()}.json"
+def cache_file(ruleset: str, cache_dir: Path, amended: str = "") -> Path:
+    """The verdicts of one ruleset and checker version (and digest of the round's amendments, if any)."""
+    suffix = f"-amended-{amended}" if amended else ""
+    return cache_dir / "compliance" / f"{USAGE}-{ruleset}-mlperf_logging-{checker_version()}{suffix}.json"
 
 
-def load_cache(ruleset: str, cache_dir: Path) -> dict[str, list]:
-    """Verdicts known for this ruleset and checker version: sha256 -> [compliant, failed_check, problem]."""
+def load_cache(ruleset: str, cache_dir: Path, amended: str = "") -> dict[str, list]:
+    """Verdicts known for this ruleset, checker version and amendments: sha256 -> ``cache_entry``."""
     try:
-        data = json.loads(cache_file(ruleset, cache_dir).read_text(encoding="utf-8"))
+        data = json.loads(cache_file(ruleset, cache_dir, amended).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def save_cache(ruleset: str, cache_dir: Path, cache: dict[str, list]) -> None:
+def save_cache(ruleset: str, cache_dir: Path, cache: dict[str, list], amended: str = "") -> None:
     """Write the cache atomically (sorted, so the file is deterministic)."""
     text = json.dumps(dict(sorted(cache.items())), separators=(",", ":")) + "\n"
-    write_texts({cache_file(ruleset, cache_dir): text})
+    write_texts({cache_file(ruleset, cache_dir, amended): text})
 
 
 def index_file(cache_dir: Path) -> Path:
@@ -100,13 +109,15 @@ def identity(source: Source, name: str) -> str | None:
 
 def cached_verdict(key: str | None, cache: dict[str, list]) -> Verdict | None:
     known = cache.get(key) if key else None
-    if isinstance(known, list) and len(known) == 3:
-        return Verdict(bool(known[0]), str(known[1] or ""), str(known[2] or ""))
+    if isinstance(known, list) and len(known) in (3, 5):
+        return Verdict(bool(known[0]), *(str(value or "") for value in known[1:]))
     return None
 
 
 def cache_entry(verdict: Verdict) -> list:
-    return [verdict.compliant, verdict.failed_check, verdict.problem]
+    """[compliant, failed_check, problem], plus [amendment, warning] when an amendment applied."""
+    entry = [verdict.compliant, verdict.failed_check, verdict.problem]
+    return entry + [verdict.amendment, verdict.warning] if verdict.amendment else entry
 
 
 def digest(data) -> str:
@@ -155,42 +166,87 @@ def parse_lines(lines, ruleset: str) -> tuple[list, list]:
     return loglines, failed
 
 
-def check_lines(lines, ruleset: str) -> Verdict:
-    """Run MLCommons' checker (the round's ruleset) over the lines of one result file, exactly as
-    the summarizer does through ``mlp_compliance.main``: parse errors fail the file, then every
-    configured check runs."""
+@lru_cache(maxsize=1)
+def _reviewed_checker_class():
+    """MLCommons' checker, reading the amended copy of a rule file where an amendment changed it
+    (``configured_checks`` is where it opens each file; everything else is the checker's own)."""
+    from mlperf_logging.compliance_checker.mlp_compliance import ComplianceChecker
+
+    class ReviewedChecker(ComplianceChecker):
+        def __init__(self, ruleset: str, reviewed) -> None:
+            super().__init__(USAGE, ruleset, True, False)
+            self.reviewed, self.used = reviewed, set()
+
+        def configured_checks(self, loglines, config_file):
+            original = os.path.normpath(config_file)
+            amended = self.reviewed.swapped.get(original)
+            if amended:
+                self.used.add(original)
+            return super().configured_checks(loglines, amended or config_file)
+
+    return ReviewedChecker
+
+
+def _run_checker(loglines, errors, ruleset: str, reviewed=None):
+    """One pass of the checker over parsed lines, exactly as the summarizer's ``mlp_compliance.main``:
+    parse errors fail the file, then every configured check runs."""
     from mlperf_logging.compliance_checker import mlp_compliance
 
     mlp_compliance.enqueued_configs.clear()  # a module-level queue: never inherit a broken run's leftovers
-    checker = mlp_compliance.make_checker(USAGE, ruleset, quiet=True, werror=False)
-    loglines, errors = parse_lines(lines, ruleset)
+    if reviewed is None:
+        checker = mlp_compliance.make_checker(USAGE, ruleset, quiet=True, werror=False)
+    else:
+        checker = _reviewed_checker_class()(ruleset, reviewed)
     if errors:
         checker.put_message("Log lines had parsing errors.")
     checker.check_loglines(loglines, f"{USAGE}_{ruleset}/common.yaml")
+    return checker
+
+
+def _first_failure(checker) -> str:
+    return _in_words(next(iter(checker.overwritable.values()), None) or checker.not_overwritable[0])
+
+
+def _all_failures(checker) -> str:
+    text = " | ".join(_in_words(m) for m in [*checker.overwritable.values(), *checker.not_overwritable])
+    return text if len(text) <= MAX_WORDS else text[:MAX_WORDS - 1] + "…"
+
+
+def check_lines(lines, ruleset: str, reviewed=None) -> Verdict:
+    """Run MLCommons' checker (the round's ruleset) over the lines of one result file; when it fails
+    and the round has amendments (``reviewed``: ``amendments.Reviewed``), once more with the rules as
+    the round was reviewed. Passing those: compliant, the amendment named, today's complaint kept."""
+    loglines, errors = parse_lines(lines, ruleset)
+    checker = _run_checker(loglines, errors, ruleset)
     if not checker.has_messages():
         return Verdict(True)
     if errors:
         first = str(errors[0][1]).split(":")[0]
         return Verdict(False, _in_words(f"{len(errors)} MLLOG line(s) are corrupted and do not parse (first: {first})"))
-    first = next(iter(checker.overwritable.values()), None) or checker.not_overwritable[0]
-    return Verdict(False, _in_words(first))
+    if reviewed is None:
+        return Verdict(False, _first_failure(checker))
+    again = _run_checker(loglines, errors, ruleset, reviewed)
+    if again.has_messages():  # a failure under the rules the round was reviewed with: that one is reported
+        return Verdict(False, _first_failure(again))
+    applied = sorted({name for path in again.used for name in reviewed.applied[path]})
+    return Verdict(True, amendment=" ".join(applied), warning=_all_failures(checker))
 
 
-def check_bytes(data, ruleset: str) -> Verdict:
+def check_bytes(data, ruleset: str, reviewed=None) -> Verdict:
     """Verdict for a whole file's bytes; a checker failure on the file is a verdict, never a crash."""
     lines = io.TextIOWrapper(io.BytesIO(data), encoding="latin-1")  # as the checker opens files (universal newlines)
     try:
-        return check_lines(lines, ruleset)
+        return check_lines(lines, ruleset, reviewed)
     except Exception as error:  # noqa: BLE001 - the checker runs the ruleset's code; any failure is the file's
         reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         return Verdict(False, "the compliance checker could not check this file",
                        problem=f"compliance checker failed on this file ({reason}); counted as not compliant")
 
 
-def verdict_for(data, ruleset: str, cache: dict[str, list]) -> tuple[str, Verdict, bool]:
+def verdict_for(data, ruleset: str, cache: dict[str, list], reviewed=None) -> tuple[str, Verdict, bool]:
     """(content hash, verdict, whether it came from ``cache``)."""
     key = digest(data)
     known = cached_verdict(key, cache)
     if known is not None:
         return key, known, True
-    return key, check_bytes(data, ruleset), False
+    return key, check_bytes(data, ruleset, reviewed), False

@@ -31,8 +31,8 @@ from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse
 from mlperf_report.suites.training.tree import ResultFile, Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
-                            "stop_status", "compliant", "failed_check", "global_batch_size", "seed", "train_samples",
-                            "file"]
+                            "stop_status", "compliant", "failed_check", "amendment", "checker_warning",
+                            "global_batch_size", "seed", "train_samples", "file"]
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
                   "runs_noncompliant", "runs_absent", "energy_j", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
@@ -61,11 +61,19 @@ _worker_check: CheckSetup | None = None
 
 @dataclass(frozen=True)
 class CheckSetup:
-    """What the workers need to judge files: the ruleset and the verdicts already known."""
+    """What the workers need to judge files: the ruleset, its amendments ready for the checker
+    (``amendments.Reviewed`` or None) and the verdicts already known."""
 
     ruleset: str
     cache: dict
     index: dict  # file identity -> content hash (see compliance.identity)
+    reviewed: object = None
+    amendments: tuple = ()
+    amendments_file: str = ""
+
+    @property
+    def amended(self) -> str:
+        return self.reviewed.digest if self.reviewed is not None else ""
 
 
 def _init_worker(source: Source, parent_pid: int, check: CheckSetup | None = None) -> None:
@@ -100,7 +108,7 @@ def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunF
         facts.problems.append(_TOO_LARGE_TO_CHECK)
         return facts, None
     facts = scan_buffer(data) if local is not None else _scan_as_streamed(data)
-    return facts, (*compliance.verdict_for(data, check.ruleset, check.cache), where)
+    return facts, (*compliance.verdict_for(data, check.ruleset, check.cache, check.reviewed), where)
 
 
 def _scan_as_streamed(data: bytes) -> RunFacts:
@@ -165,7 +173,8 @@ def _scan_tar(source: TarSource, names: set[str], take, progress, total: int, ch
                     facts.problems.append(_TOO_LARGE_TO_CHECK)
                     take(name, (facts, None))
                 else:
-                    take(name, (_scan_as_streamed(data), (*compliance.verdict_for(data, check.ruleset, check.cache), None)))
+                    verdict = compliance.verdict_for(data, check.ruleset, check.cache, check.reviewed)
+                    take(name, (_scan_as_streamed(data), (*verdict, None)))
         except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
             take(name, (_unreadable(error), None))
         done += 1
@@ -368,6 +377,8 @@ def _run_table(round_: rounds.Round, tree: Tree, systems: dict, facts: dict[str,
             "stop_status": fact.stop_status or "",
             "compliant": None if verdict is None else verdict.compliant,
             "failed_check": "" if verdict is None else verdict.failed_check,
+            "amendment": "" if verdict is None else verdict.amendment,
+            "checker_warning": "" if verdict is None else verdict.warning,
             "global_batch_size": fact.values.get("global_batch_size"),
             "seed": fact.values.get("seed"), "train_samples": fact.values.get("train_samples"),
             "file": name,
@@ -436,11 +447,12 @@ def _tree_relative(top: str) -> Callable[[str], str]:
 
 def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int | None = None,
            progress: Callable[[int, int], None] | None = None, absent: list[str] = (),
-           compliance: bool = True, cache_dir: Path | None = None) -> IngestResult:
+           compliance: bool = True, cache_dir: Path | None = None, amendments_file: Path | None = None) -> IngestResult:
     """Read, scan and score a whole results tree (no output written). ``absent``: lines naming result
     files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so.
     ``compliance``: judge every result file with MLCommons' checker (verdicts cached in ``cache_dir``,
-    default ``.cache/``); without it the scores are unchecked and the manifest says so."""
+    default ``.cache/``; rules changed after the round amended from ``amendments_file``, default
+    ``data/checker_amendments.yaml``); without it the scores are unchecked and the manifest says so."""
     listing = source.list()
     problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
     tree = classify(listing.entries, listing.folders)
@@ -455,7 +467,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents)
     to_scan, facts = _within_round_limit(tree.results)
-    check = _check_setup(round_, cache_dir) if compliance else None
+    check = _check_setup(round_, cache_dir, amendments_file) if compliance else None
     verdicts: dict = {}
     facts.update(scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress, check, verdicts))
     if check is not None:
@@ -484,7 +496,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
             "problems": len(problems), "ignored": len(ignored),
             "power_files": len(power_files),
         },
-        "compliance": _compliance_manifest(round_, check, verdicts),
+        "compliance": _compliance_manifest(round_, check, verdicts, runs),
         "problems": problems,
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
@@ -508,12 +520,19 @@ def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
     return scored.reindex(columns=RESULT_COLUMNS), used
 
 
-def _check_setup(round_: rounds.Round, cache_dir: Path | None) -> CheckSetup:
+def _check_setup(round_: rounds.Round, cache_dir: Path | None, amendments_file: Path | None = None) -> CheckSetup:
+    """The round's cache and amendments (patched rule files written before the workers fork)."""
     from mlperf_report.core import paths
+    from mlperf_report.suites.training import amendments as amend
     from mlperf_report.suites.training import compliance as checker
 
     cache_dir = cache_dir or paths.CACHE
-    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir), checker.load_index(cache_dir))
+    amendments_file = amendments_file or amend.FILE
+    found = amend.for_round(round_.id, amendments_file)
+    reviewed = amend.prepare(round_.ruleset, found, cache_dir)
+    digest = reviewed.digest if reviewed is not None else ""
+    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir, digest),
+                      checker.load_index(cache_dir), reviewed, found, amend.display_path(amendments_file))
 
 
 def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSetup, verdicts: dict) -> None:
@@ -526,24 +545,32 @@ def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSet
     places = {where: key for key, _, _, where in verdicts.values() if where and check.index.get(where) != key}
     try:
         if new:
-            checker.save_cache(round_.ruleset, cache_dir, {**check.cache, **new})
+            checker.save_cache(round_.ruleset, cache_dir, {**check.cache, **new}, check.amended)
         if places:
             checker.save_index(cache_dir, {**check.index, **places})
     except OSError:
         pass  # a read-only checkout still ingests; the verdicts are computed again next time
 
 
-def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict) -> dict:
+def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict,
+                         runs: pd.DataFrame) -> dict:
+    """The checker's summary: files judged, non-compliant, the round's amendments with the runs each
+    made compliant, and the drift alarms (rules failing across a benchmark's submitters)."""
     if check is None:
         return {"checked": False,
                 "note": "ingested with --no-compliance: the scores are unchecked (MLCommons' compliance "
                         "checker did not judge the result files)"}
-    from mlperf_report.suites.training import compliance as checker
+    from mlperf_report.suites.training import compliance as checker, drift
 
     values = [outcome[:3] for outcome in verdicts.values()]
+    applied = runs["amendment"].fillna("").str.split()
     return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
             "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
-            "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant)}
+            "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant),
+            "amendments_file": check.amendments_file,
+            "amendments": [{**a.summary(), "runs": int(applied.map(lambda ids, a=a: a.id in ids).sum())}
+                           for a in check.amendments],
+            "drift": drift.find(runs)}
 
 
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
