@@ -11,7 +11,9 @@ OUTPUT = ROOT / "output"
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = ROOT / "templates"
 LOCALE = ROOT / "locale"
-CACHE = ROOT / ".cache"
+#: Caches (compliance verdicts, assembled PDFs, git clones); MLPERF_REPORT_CACHE moves them (the
+#: test suite points it at a temporary folder, so it never reads or writes the checkout's .cache/).
+CACHE = Path(os.environ.get("MLPERF_REPORT_CACHE") or ROOT / ".cache")
 #: The real MLPerf archives the real-data tests read; MLPERF_SHARED overrides it (a git worktree
 #: sits elsewhere than the checkout beside ../shared).
 SHARED_MLPERF = Path(os.environ.get("MLPERF_SHARED") or ROOT.parent / "shared" / "mlperf")
