@@ -1,8 +1,11 @@
 """A real SMTP server on 127.0.0.1 (aiosmtpd) for the mail tests, with switches for the faults to test.
 
 ``MailServer`` records every accepted message; its knobs make it answer 451 to DATA a number of times,
-refuse chosen recipients with 550, drop the connection after receiving a message (without keeping it),
-and require a login. ``self_signed`` makes a certificate for localhost so STARTTLS and implicit TLS are
+refuse chosen recipients with 550, drop the connection (no reply at all) after RCPT, after its 354 to
+DATA while the message is still coming in, or after the final dot, and require a login. The server
+binds port 0 itself and reports the port the kernel gave it (no pick-a-port-then-bind race); its
+sockets take in at most ``RCVBUF`` bytes unread, so a client writing a large message to a server
+that stopped reading finds the connection gone before its final dot is written. ``self_signed`` makes a certificate for localhost so STARTTLS and implicit TLS are
 tested for real, with certificate checking on.
 """
 
@@ -17,15 +20,20 @@ from email import message_from_bytes, policy
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult
+from aiosmtpd.smtp import SMTP, AuthResult
 
 HOST = "127.0.0.1"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+RCVBUF = 64 * 1024  # the server's receive buffer: a fixed size turns off Linux's autotuning (up to 32 MiB)
+
+
+def closed_port() -> socket.socket:
+    """A loopback socket bound to a port the kernel chose and not listening: connecting to
+    ``sock.getsockname()[1]`` is refused for as long as the socket is open (nobody else can take it)."""
+    sock = socket.socket()
+    sock.bind((HOST, 0))
+    return sock
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
@@ -78,7 +86,9 @@ class MailServer:
     """aiosmtpd handler: records what it accepts, misbehaves as told."""
 
     temp_fail_data: int = 0                 # answer 451 to this many DATA commands first
-    drop_after_data: int = 0                # close the connection after this many DATA (message discarded)
+    drop_after_rcpt: int = 0                # drop the connection instead of answering this many RCPT
+    drop_in_data: int = 0                   # answer 354 to this many DATA, read one line, drop the connection
+    drop_after_data: int = 0                # drop the connection after this many final dots (message discarded)
     keep_dropped: bool = False              # ... but keep the message: the reply is what gets lost
     hang_after_data: float = 0.0            # keep the message, then wait this long before answering
     reject: set[str] = field(default_factory=set)  # RCPT TO these gets 550
@@ -89,6 +99,11 @@ class MailServer:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        with self._lock:
+            if self.drop_after_rcpt > 0:
+                self.drop_after_rcpt -= 1
+                server.transport.abort()
+                return "250 OK (never seen: the connection is gone)"
         if address.lower() in self.reject:
             return "550 5.1.1 <%s>: mailbox unavailable" % address
         envelope.rcpt_tos.append(address)
@@ -105,7 +120,7 @@ class MailServer:
                 if self.keep_dropped:
                     self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos),
                                                   bytes(envelope.content)))
-                server.transport.close()
+                server.transport.abort()
                 return "250 OK (never seen: the connection is gone)"
             self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), bytes(envelope.content)))
         if self.hang_after_data:
@@ -128,10 +143,41 @@ class MailServer:
         return result
 
 
+class _Smtp(SMTP):
+    """aiosmtpd's server with one more fault: dropping the connection in the middle of DATA."""
+
+    async def smtp_DATA(self, arg):
+        handler = self.event_handler
+        with handler._lock:
+            drop = handler.drop_in_data > 0 and bool(self.envelope and self.envelope.rcpt_tos) and not arg
+            if drop:
+                handler.drop_in_data -= 1
+                handler.data_commands += 1
+        if not drop:
+            return await super().smtp_DATA(arg)
+        await self.push("354 End data with <CR><LF>.<CR><LF>")
+        await self._reader.readuntil(b"\r\n")  # the message has started coming in ...
+        self.transport.abort()                   # ... and the connection is gone, no reply
+
+
+class _Controller(Controller):
+    """Binds port 0 itself and keeps the socket it bound: ``port`` is the kernel's choice."""
+
+    def factory(self):
+        return _Smtp(self.handler, **self.SMTP_kwargs)
+
+    def _create_server(self):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)  # inherited by accepted sockets
+        sock.bind((HOST, 0))
+        self.port = sock.getsockname()[1]
+        return self.loop.create_server(self._factory_invoker, sock=sock, ssl=self.ssl_context)
+
+
 def start(handler: MailServer, *, starttls: ssl.SSLContext | None = None,
           implicit_tls: ssl.SSLContext | None = None) -> Controller:
-    """Start the server on a free loopback port; ``controller.port`` says where. Stop with ``.stop()``."""
-    kwargs = dict(hostname=HOST, port=free_port(), ready_timeout=5, timeout=10)
+    """Start the server on a loopback port it binds itself; ``controller.port`` says where. Stop with ``.stop()``."""
+    kwargs = dict(hostname=HOST, port=0, ready_timeout=5, timeout=10)
     if handler.login is not None:
         kwargs.update(authenticator=handler.authenticate, auth_required=True,
                       auth_require_tls=bool(starttls or implicit_tls))
@@ -139,7 +185,7 @@ def start(handler: MailServer, *, starttls: ssl.SSLContext | None = None,
         kwargs.update(tls_context=starttls, require_starttls=True)
     if implicit_tls is not None:
         kwargs.update(ssl_context=implicit_tls)
-    controller = Controller(handler, **kwargs)
+    controller = _Controller(handler, **kwargs)
     controller.start()
     return controller
 
@@ -150,8 +196,9 @@ ROUND = "training-v1.0"
 PASSWORD = "s3cr3t-Pa55word-!x"
 
 
-def tiny_pdf(text: str) -> bytes:
-    """A valid one-page PDF showing ``text`` (ASCII), with a correct cross-reference table."""
+def tiny_pdf(text: str, padding: int = 0) -> bytes:
+    """A valid one-page PDF showing ``text`` (ASCII), with a correct cross-reference table
+    (``padding`` bytes of comment make it as large as a test needs)."""
     stream = f"BT /F1 18 Tf 72 720 Td ({text}) Tj ET".encode()
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -162,6 +209,7 @@ def tiny_pdf(text: str) -> bytes:
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
     out = bytearray(b"%PDF-1.4\n")
+    out += b"".join(b"%" + b"x" * 1022 + b"\n" for _ in range(padding // 1024))
     offsets = []
     for number, body in enumerate(objects, 1):
         offsets.append(len(out))

@@ -7,6 +7,7 @@ stops at the first stage that fails, so nothing is mailed from a build that did 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +25,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--to", help="send: comma-separated addresses instead of a configured list")
     parser.add_argument("--list", dest="list_name", metavar="NAME", help="send: configured recipient list")
     parser.add_argument("--dry-run", action="store_true", help="send: write .eml files instead of sending")
+    parser.add_argument("--data-dir", metavar="DIR", help="tables folder: ingest writes DIR/<round>/, report and "
+                        "send read DIR (default: data/)")
+    parser.add_argument("--output-dir", metavar="DIR", help="report and send: folder for everything generated "
+                        "(default: output/)")
 
 
 def stage_argvs(args: argparse.Namespace, round_id: str | None) -> list[list[str]]:
@@ -31,17 +36,22 @@ def stage_argvs(args: argparse.Namespace, round_id: str | None) -> list[list[str
     def opt(flag: str, value) -> list[str]:
         return [flag, str(value)] if value not in (None, False, "") else []
 
+    data_dir, output_dir = getattr(args, "data_dir", None), getattr(args, "output_dir", None)
+    dirs = [*opt("--data-dir", data_dir), *opt("--output-dir", output_dir)]
     stages = []
     if args.source:
+        if data_dir and not round_id:
+            raise ValueError("--data-dir needs the round to name the ingest's output folder")
+        out = opt("--out", data_dir and str(Path(data_dir) / round_id))
         stages.append(["ingest", args.source, *opt("--round", round_id), *opt("--absent", args.absent),
-                       *opt("--jobs", args.jobs)])
-    stages.append(["report", *opt("--round", round_id), *opt("--benchmarks", args.benchmarks),
+                       *opt("--jobs", args.jobs), *out])
+    stages.append(["report", *opt("--round", round_id), *opt("--benchmarks", args.benchmarks), *dirs,
                    *opt("--jobs", args.jobs), *opt("--focus", getattr(args, "focus", None)),
                    *opt("--focus-accelerator", getattr(args, "focus_accelerator", None)),
                    *(["--force"] if args.force else [])])
     if args.send:
         stages.append(["send", *opt("--round", round_id), *opt("--to", args.to), *opt("--list", args.list_name),
-                       *(["--dry-run"] if args.dry_run else [])])
+                       *(["--dry-run"] if args.dry_run else []), *dirs])
     return stages
 
 

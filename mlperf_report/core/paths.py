@@ -11,8 +11,9 @@ OUTPUT = ROOT / "output"
 NOTEBOOKS = ROOT / "notebooks"
 TEMPLATES = ROOT / "templates"
 LOCALE = ROOT / "locale"
-#: Clones, compliance verdicts, font subsets; MLPERF_REPORT_CACHE moves it (tests keep theirs in a
-#: temporary folder, a server may want it on another disk).
+#: Caches (compliance verdicts, assembled PDFs, git clones, font subsets); MLPERF_REPORT_CACHE moves
+#: them (the test suite points it at a temporary folder, so it never reads or writes the checkout's
+#: .cache/; a server may want it on another disk).
 CACHE = Path(os.environ.get("MLPERF_REPORT_CACHE") or ROOT / ".cache")
 #: The real MLPerf archives the real-data tests read; MLPERF_SHARED overrides it (a git worktree
 #: sits elsewhere than the checkout beside ../shared).

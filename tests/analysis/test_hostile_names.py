@@ -7,6 +7,7 @@ self-contained check for a fetch) and a 100 KB name (8 MB SVGs, minutes of PDF).
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -69,5 +70,6 @@ def test_report_with_hostile_names_builds_html_and_pdf_keeping_full_names_in_tab
     for lang in ("en", "zh-Hant"):
         assert (round_out / f"report.{lang}.pdf").stat().st_size > 0
         html = (round_out / f"report.{lang}.html").read_text()
-        assert "超級電腦" in html and LONG in html  # tables keep the full text
-    assert LONG in pd.read_csv(data_dir / "training-v1.0" / "results.csv")["system_name"].tolist()
+        assert "超級電腦" in html
+        # the report's results table keeps the full 100 KB name in a cell of its own (charts shorten it)
+        assert re.search(r"<td[^>]*>[^<]*\b" + LONG + r"\b[^<]*</td>", html), lang

@@ -59,13 +59,14 @@ def built(tmp_path_factory):
     """Both languages assembled once (HTML + PDF) into one output folder."""
     root = tmp_path_factory.mktemp("assemble")
     notebooks = rf.write_notebooks(root / "notebooks")
+    written = {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in notebooks}
     out = root / "out"
     reports = {
         lang: document.assemble_report(ROUND, lang, notebooks, rf.NARRATIVE[lang], rf.NOTES[lang], out, TITLE,
                                        "2026-12-02", default_copy=(lang == "en"), cache_dir=root / "fonts")
         for lang in rf.LANGS
     }
-    return {"notebooks": notebooks, "out": out, "reports": reports, "root": root}
+    return {"notebooks": notebooks, "out": out, "reports": reports, "root": root, "written": written}
 
 
 def html_of(built, lang):
@@ -164,11 +165,15 @@ def test_fetch_check_finds_what_would_be_loaded():
 
 
 def test_a_report_that_would_fetch_something_is_refused(tmp_path):
+    """Refused before anything is written: the previous report in the output folder stays as it was."""
     notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.en.html").write_bytes(b"<p>the previous report</p>")
     with pytest.raises(UserError, match="self-contained"):
         document.assemble_report(ROUND, "en", notebooks, '<p><img src="https://example.com/logo.png"></p>', "",
-                                 tmp_path / "out", TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path)
-    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+                                 out, TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path / "cache")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {"report.en.html": b"<p>the previous report</p>"}
 
 
 @pytest.mark.parametrize("lang", rf.LANGS)
@@ -262,9 +267,8 @@ def test_broken_notebook_is_a_clear_error_and_keeps_the_previous_report(tmp_path
 
 
 def test_executed_notebooks_are_read_not_changed(built):
-    for path in built["notebooks"]:
-        nb = nbformat.read(str(path), as_version=4)
-        assert any(rf.PARAMETER_MARKER in cell.source for cell in nb.cells) or path.stem == "summary"
+    """Assembling both languages left the executed notebooks (the audit trail) byte for byte as they were."""
+    assert {path: (path.read_bytes(), path.stat().st_mtime_ns) for path in built["notebooks"]} == built["written"]
 
 
 # --- printing never fetches; unchanged pages are not printed twice; languages side by side ---------------

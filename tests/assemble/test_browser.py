@@ -1,6 +1,6 @@
 """The HTML report in a real browser (Debian's headless Chromium, driven over the DevTools pipe):
 no console errors, no network requests, every chart loaded and visible and inside the page from
-phone width to desktop; screenshots are kept under output/checks/ to look at."""
+phone width to desktop; screenshots are checked in the test's tmp_path (pytest keeps the last runs')."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 import chromium
 import report_fixtures as rf
-from mlperf_report.core import paths
 
 pytestmark = pytest.mark.skipif(
     chromium.available() is None,
@@ -16,7 +15,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 VIEWPORTS = {"phone": (375, 812), "desktop": (1280, 900)}
-SHOTS = paths.OUTPUT / "checks"
 
 INSPECT = """(async () => {
   const images = [];
@@ -49,7 +47,7 @@ def browser():
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 @pytest.mark.parametrize("lang", rf.LANGS)
-def test_report_in_chromium(reports, browser, lang, viewport):
+def test_report_in_chromium(reports, browser, lang, viewport, tmp_path):
     width, height = VIEWPORTS[viewport]
     page_url = reports[lang].html_path.as_uri()
     browser.events.clear()
@@ -72,7 +70,7 @@ def test_report_in_chromium(reports, browser, lang, viewport):
     assert rf.SECRET_CODE not in found["text"] and rf.PARAMETER_MARKER not in found["text"]
     assert f"resnet-{lang}-row" in found["text"]
 
-    shot = browser.screenshot(SHOTS / f"browser-{lang}-{viewport}.png", max_height=6000)
+    shot = browser.screenshot(tmp_path / f"browser-{lang}-{viewport}.png", max_height=6000)
     assert shot.stat().st_size > 10_000
 
 

@@ -33,12 +33,20 @@ def test_all_chains_ingest_report_and_send():
         ["send", "--round", "training-v1.0", "--list", "press", "--dry-run"],
     ]
     assert all_cli.stage_argvs(_all_args([]), None) == [["report"]]
+    args = _all_args(["tree.zip", "--data-dir", "/t/data", "--output-dir", "/t/out", "--send", "--dry-run"])
+    assert all_cli.stage_argvs(args, "training-v1.0") == [
+        ["ingest", "tree.zip", "--round", "training-v1.0", "--out", "/t/data/training-v1.0"],
+        ["report", "--round", "training-v1.0", "--data-dir", "/t/data", "--output-dir", "/t/out"],
+        ["send", "--round", "training-v1.0", "--dry-run", "--data-dir", "/t/data", "--output-dir", "/t/out"],
+    ]
 
 
 def test_all_stops_at_the_first_failing_stage(tmp_path):
     (tmp_path / "training_results_v1.0").mkdir()
-    done = subprocess.run([sys.executable, "build.py", "all", str(tmp_path / "training_results_v1.0"), "--send"],
+    done = subprocess.run([sys.executable, "build.py", "all", str(tmp_path / "training_results_v1.0"), "--send",
+                           "--data-dir", str(tmp_path / "data"), "--output-dir", str(tmp_path / "out")],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2
     assert "no result files found" in done.stderr and "stopped after `ingest`" in done.stdout
     assert "notebooks:" not in done.stderr
+    assert not (tmp_path / "data").exists() and not (tmp_path / "out").exists()

@@ -162,16 +162,63 @@ def test_a_reply_that_never_comes_is_maybe_delivered_not_retried(tmp_path):
     assert [e["status"] for e in log_entries(project)] == [sendlog.MAYBE]
 
 
-def test_a_dropped_connection_before_the_end_of_data_is_retried(project):
-    """A connection lost before the message was handed over is safe to retry: not delivered."""
-    handler = MailServer(temp_fail_data=1)
+def test_a_connection_dropped_after_rcpt_is_retried_and_delivered_once(project):
+    """The server drops the connection instead of answering RCPT: nothing was handed over, so the
+    message is safe to send again on a new connection, and arrives once."""
+    handler = MailServer(drop_after_rcpt=1)
     controller = serve(handler)
     try:
         assert send(project, controller.port, list_name="press") == 0
     finally:
         controller.stop()
+    assert handler.drop_after_rcpt == 0 and handler.data_commands == 3
+    assert {k: len(v) for k, v in handler.by_recipient().items()} == {
+        "press@example.com": 1, "press-tw@example.com": 1, "sales@example.com": 1}
     entries = log_entries(project)
-    assert entries[0]["attempts"] == 2 and len(handler.by_recipient()["press@example.com"]) == 1
+    assert [(e["recipient"], e["status"], e["attempts"]) for e in entries] == [
+        ("press@example.com", "sent", 2), ("press-tw@example.com", "sent", 1), ("sales@example.com", "sent", 1)]
+
+
+# far more than the client's send buffer (Linux: at most 4 MiB) and the server's RCVBUF together, so the
+# client is still writing the message, its final dot not yet handed over, when the connection goes
+LARGE_PDF = 12 * 1024 * 1024
+
+
+def test_a_connection_dropped_during_data_before_the_final_dot_is_retried_and_delivered_once(project):
+    """The server answers 354, reads the first line of the message and drops the connection: the
+    client's write fails before the final dot was handed over, the server never took the message,
+    so it is sent again on a new connection, and arrives once (not "may have been delivered")."""
+    pdf = smtp_server.tiny_pdf("MLPerf report en", padding=LARGE_PDF)
+    for name in ("report.en.pdf", "report.pdf"):
+        (project["round_dir"] / name).write_bytes(pdf)
+    handler = MailServer(drop_in_data=1)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, to=["press@example.com"]) == 0
+    finally:
+        controller.stop()
+    assert handler.drop_in_data == 0 and handler.data_commands == 2
+    [received] = handler.received
+    assert received.rcpt_tos == ["press@example.com"]
+    [attachment] = [part for part in received.message.iter_attachments()]
+    assert attachment.get_content() == pdf
+    [entry] = log_entries(project)
+    assert (entry["status"], entry["attempts"]) == ("sent", 2)
+
+
+def test_a_connection_dropped_after_the_final_dot_is_maybe_sent_and_not_retried(project, capsys):
+    """The server took the whole message (final dot included) and dropped the connection before its
+    reply: the message may have been delivered, so it is logged maybe_sent and never sent again."""
+    handler = MailServer(drop_after_data=1, keep_dropped=True)
+    controller = serve(handler)
+    try:
+        assert send(project, controller.port, to=["press@example.com"]) == 1
+    finally:
+        controller.stop()
+    assert handler.data_commands == 1 and len(handler.received) == 1
+    [entry] = log_entries(project)
+    assert (entry["status"], entry["attempts"]) == (sendlog.MAYBE, 1)
+    assert "may have been delivered" in capsys.readouterr().err
 
 
 def test_non_ascii_smtp_credentials_are_refused_before_any_sending(project):
@@ -189,8 +236,8 @@ def test_non_ascii_smtp_credentials_are_refused_before_any_sending(project):
 
 
 def test_no_server_listening_fails_every_recipient_quickly(project, capsys):
-    port = smtp_server.free_port()  # nothing listens there
-    assert send(project, port, list_name="press") == 1
+    with smtp_server.closed_port() as sock:  # bound, not listening: connections are refused
+        assert send(project, sock.getsockname()[1], list_name="press") == 1
     assert [e["status"] for e in log_entries(project)] == ["failed"] * 3
     assert "ConnectionRefusedError" in capsys.readouterr().err
 

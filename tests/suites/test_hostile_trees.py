@@ -3,6 +3,8 @@ machine, and the rest of the round is still scored. Each tree is built by the te
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -105,9 +107,19 @@ def test_non_utf8_file_names_in_folder_and_tar(tmp_path):
         res = run_ingest(source)
         assert any("not valid UTF-8" in p["problem"] for p in res.problems), res.problems
         assert_good_results_intact(res)
-        written = write_tables(res, tmp_path / f"out-{source.name}")
-        json.loads((tmp_path / f"out-{source.name}" / "manifest.json").read_text(encoding="utf-8"))
-        assert written
+        out = tmp_path / f"out-{source.name}"
+        write_tables(res, out)
+        # the tables are written, strict UTF-8, and say what they must: the bad name is a problem line
+        # with its undecodable bytes shown as U+FFFD, the good results are scored, the bad file is no run
+        texts = {name: (out / name).read_bytes().decode("utf-8")
+                 for name in ("runs.csv", "results.csv", "systems.csv", "manifest.json")}
+        manifest = json.loads(texts["manifest.json"])
+        assert {"file": "Acme/results/x1/resnet/result_\ufffd\ufffd.txt",
+                "problem": "file name is not valid UTF-8; ignored"} in manifest["problems"], manifest["problems"]
+        results = {(r["system_id"], r["benchmark"]): r for r in csv.DictReader(io.StringIO(texts["results.csv"]))}
+        assert results[("x1", "resnet")]["status"] == "ok" and results[("x1", "resnet")]["runs_found"] == "5"
+        runs = [r["file"] for r in csv.DictReader(io.StringIO(texts["runs.csv"]))]
+        assert len(runs) == 20 and not [f for f in runs if "\ufffd" in f]
 
 
 def test_deeply_nested_json_in_systems_file_and_log_line(tmp_path):

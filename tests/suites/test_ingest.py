@@ -294,7 +294,8 @@ def test_cli_infers_round_writes_and_strict_fails(tmp_path):
     assert json.loads((out / "manifest.json").read_text())["round"] == "training-v1.0"
     strict = subprocess.run(cmd + ["--strict"], capture_output=True, text=True, cwd=ROOT)
     assert strict.returncode == 1 and "--strict" in strict.stderr
-    missing = subprocess.run([sys.executable, str(ROOT / "build.py"), "ingest", str(tmp_path / "nope")],
+    missing = subprocess.run([sys.executable, str(ROOT / "build.py"), "ingest", str(tmp_path / "nope"),
+                              "--round", "training-v1.0", "--out", str(tmp_path / "nope-out")],
                              capture_output=True, text=True, cwd=ROOT)
     assert missing.returncode == 2 and "no such folder" in missing.stderr and "Traceback" not in missing.stderr
 

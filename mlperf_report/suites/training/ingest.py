@@ -310,7 +310,10 @@ def _match_system(systems: dict, org: str, system: str) -> tuple[dict | None, st
     return None, None
 
 
-def _scaling_factors(source: Source, tree: Tree, problems: list[dict], contents: dict[str, bytes]) -> dict:
+def _scaling_factors(source: Source, tree: Tree, problems: list[dict], contents: dict[str, bytes],
+                     applies: bool) -> dict:
+    """scaling_factor per result set; NaN for an unusable scaling.json, whose set then has no score
+    where the round applies scaling (an unscaled number would pass for the official one)."""
     factors = {}
     for (org, system, bench), entry in sorted(tree.scaling.items()):
         try:
@@ -320,7 +323,9 @@ def _scaling_factors(source: Source, tree: Tree, problems: list[dict], contents:
                 raise ValueError(f"scaling_factor {factor!r} is not a positive finite number")
             factors[(org, system, rounds.canonical_benchmark(bench))] = factor
         except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
-            problems.append({"file": entry.name, "problem": f"scaling.json unusable ({error!r}); ignored"})
+            factors[(org, system, rounds.canonical_benchmark(bench))] = float("nan")
+            outcome = "its result set is not scored" if applies else "ignored (this round does not apply scaling)"
+            problems.append({"file": entry.name, "problem": f"scaling.json unusable ({error!r}); {outcome}"})
     return factors
 
 
@@ -465,7 +470,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     if isinstance(source, TarSource):  # one pass for the small files too
         contents = _read_tar_small(source, {e.name for e in [*tree.systems.values(), *tree.scaling.values()]})
     systems = _read_systems(source, tree, problems, contents)
-    scaling = _scaling_factors(source, tree, problems, contents)
+    scaling = _scaling_factors(source, tree, problems, contents, round_.applies_scaling)
     to_scan, facts = _within_round_limit(tree.results)
     check = _check_setup(round_, cache_dir, amendments_file) if compliance else None
     verdicts: dict = {}

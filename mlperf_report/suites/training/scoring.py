@@ -59,6 +59,9 @@ def score_result_set(benchmark: str, round_: rounds.Round, converged_minutes: li
                         f"unknown_benchmark: '{benchmark}' is not an MLPerf Training benchmark known to mlperf-logging; not scored")
     if runs_found < required:
         return no_score("incomplete", f"incomplete: {runs_found} of {required} runs present")
+    if factor != factor:  # NaN: the round applies scaling and this set's scaling.json is unusable
+        return no_score("invalid", "invalid: its scaling.json is unusable (see the manifest's problems), so the "
+                                   "scaled score cannot be computed")
     drop = rounds.dropped_each_side(benchmark)
     if failed > drop:
         word = "invalid" if unreadable else "not_converged"
