@@ -66,7 +66,7 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
     en = (out / "inference-v4.1" / "report.en.html").read_text()
     zh = (out / "inference-v4.1" / "report.zh-Hant.html").read_text()
     assert "Llama 2 70B (99 % of reference accuracy)" in en and "Tokens/s (higher is better)" not in en  # SVG text is paths
-    assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 models" in en
+    assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 benchmarks" in en
     assert "29,228.2 Tokens/s, 1 of 1 result;" in en and "Result not verified by MLCommons Association" in en
     assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
     assert (out / "inference-v4.1" / "report.zh-Hant.pdf").read_bytes().startswith(b"%PDF-")
