@@ -15,6 +15,9 @@ from mlperf_report.suites.inference import models
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS
 from mlperf_report.suites.inference.rounds import parse_round
 
+#: A latency's table unit as it reads after a number.
+_IN_TEXT = {"Latency (ms)": "ms", "Latency (s)": "s"}
+
 #: The summary row of open-division models that the checker files under no benchmark of the round.
 UNLISTED = "*unlisted*"
 
@@ -98,9 +101,9 @@ def not_entered_table(results: pd.DataFrame, *, focus: str | None, division: str
 
     table = not_entered(results, focus=focus, division=division, round_id=round_id)
 
-    def best(row) -> str:
+    def best(row) -> str:  # a latency reads "1.119 ms", not "1.119 Latency (ms)"
         places = formatting.places_for([row.result], 3 if row.scenario in LATENCY_SCENARIOS else 1)
-        return f"{formatting.fixed(row.result, places, lang)} {row.unit}"
+        return f"{formatting.fixed(row.result, places, lang)} {_IN_TEXT.get(row.unit, row.unit)}"
 
     return pd.DataFrame({
         label("inference.col.benchmark", lang): [models.title(b, lang) for b in table["benchmark"]],
