@@ -123,3 +123,27 @@ def inference_tree(root: Path) -> Path:
     result(top, "open", "Open", "o1", "resnet50", "offline", OFFLINE, RESNET_LOW)
     write(top, "closed/Acme/systems/.x8.json.swp", b"\x00swap")
     return top
+
+
+BERT_ACC = "{\"exact_match\": 83.0, \"f1\": 90.2}\n"
+
+
+def spellings_tree(root: Path) -> Path:
+    """One company under two spellings (``DELL`` in one systems JSON, ``Dell`` in the other and in the
+    results folder), one benchmark under two folder spellings (``resnet50``, ``resnet``), a second
+    submitter, and an open-division variant of BERT (``...-bert-99``)."""
+    top = root / "inference_results_v4.1"
+    write(top, "closed/Dell/systems/xe8.json", system("DELL", name="PowerEdge XE8"))
+    write(top, "closed/Dell/systems/r4.json", system("Dell", name="PowerEdge R4", accelerators=4))
+    result(top, "closed", "Dell", "xe8", "resnet50", "Offline", OFFLINE, RESNET_ACC, tests=PASS)
+    result(top, "closed", "Dell", "r4", "resnet", "Offline", summary("Offline", ["Samples per second: 300000"]),
+           RESNET_ACC, tests=PASS)
+    write(top, "closed/Acme/systems/x8.json", system())
+    result(top, "closed", "Acme", "x8", "resnet", "Offline", summary("Offline", ["Samples per second: 500000"]),
+           RESNET_ACC, tests=PASS)
+    result(top, "closed", "Acme", "x8", "bert-99", "Offline", summary("Offline", ["Samples per second: 20"]),
+           BERT_ACC, tests={"TEST01": "TEST PASS", "TEST05": "TEST PASS"})
+    write(top, "open/Acme/systems/o1.json", system(division="open", name="Acme O1"))
+    result(top, "open", "Acme", "o1", "bert-large-pruned80_quant-none-vnni-bert-99", "Offline",
+           summary("Offline", ["Samples per second: 40"]), BERT_ACC)
+    return top

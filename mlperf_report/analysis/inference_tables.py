@@ -1,9 +1,11 @@
 """What the Inference notebooks work on: one round's results.csv (and the previous round's where the
 tables are present), the frames each chart shows, and the facts the narrative cites.
 
-Only valid, scored results are ranked. Per-accelerator figures are derived (result ÷ accelerators,
-throughput scenarios only) and always labelled so; MLCommons' primary metric is the result itself.
-Like-for-like means same model, scenario, division and accelerator count.
+Results are grouped by benchmark, the name MLCommons' table files them under (``benchmark``: the
+checker's name of the model folder), never by folder spelling. Only valid, scored results are
+ranked. Per-accelerator figures are derived (result ÷ accelerators, throughput scenarios only) and
+always labelled so; MLCommons' primary metric is the result itself. Like-for-like means same
+benchmark, scenario, division and accelerator count.
 """
 
 from __future__ import annotations
@@ -15,8 +17,14 @@ import pandas as pd
 from mlperf_report.analysis import story_inputs
 from mlperf_report.core.config import focus_of
 from mlperf_report.suites.inference import models, power
+from mlperf_report.suites.inference.checker_rules import mlperf_model
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS, higher_is_better
 from mlperf_report.suites.inference.rounds import parse_round
+
+#: Results a ranking shows in full (the best ones); the focus's best results further down (at most
+#: FOCUS_BELOW) are added with their rank.
+TOP = 5
+FOCUS_BELOW = 3
 
 
 def load_results(data_dir: Path | str, round_id: str) -> pd.DataFrame:
@@ -29,6 +37,9 @@ def load_results(data_dir: Path | str, round_id: str) -> pd.DataFrame:
     frame["accelerators"] = pd.to_numeric(frame["accelerators"], errors="coerce").astype("Int64")
     frame["valid"] = frame["valid"].astype(str).str.lower() == "true"
     frame["official_unit"] = frame["unit"]
+    if "benchmark" not in frame:  # tables of an ingest before the column existed
+        rules = parse_round(round_id).rules
+        frame.insert(frame.columns.get_loc("model") + 1, "benchmark", [mlperf_model(m, rules) for m in frame["model"]])
     frame.loc[frame["metric"].str.contains("tokens_per_second") & (frame["unit"] != ""), "unit"] = "Tokens/s"
     return frame
 
@@ -40,9 +51,10 @@ def previous_results(data_dir: Path | str, round_id: str) -> tuple[str, pd.DataF
     return previous, (load_results(data_dir, previous) if path.is_file() else None)
 
 
-def scored(results: pd.DataFrame, *, model: str, division: str) -> pd.DataFrame:
-    """Valid, scored results of one model in one division."""
-    keep = (results["model"] == model) & (results["division"] == division) & results["valid"] & results["result"].notna()
+def scored(results: pd.DataFrame, *, benchmark: str, division: str) -> pd.DataFrame:
+    """Valid, scored results of one benchmark (every folder spelling of it) in one division."""
+    keep = ((results["benchmark"] == benchmark) & (results["division"] == division) & results["valid"]
+            & results["result"].notna())
     return results[keep].reset_index(drop=True)
 
 
@@ -53,8 +65,24 @@ def scenarios_of(frame: pd.DataFrame) -> list[str]:
 def ranked(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
     """One scenario's results, best first (higher throughput, or lower latency, is better)."""
     rows = frame[frame["scenario"] == scenario]
-    return rows.sort_values(["result", "submitter", "system_id"], ascending=[not higher_is_better(scenario), True, True],
+    rows = rows.sort_values(["result", "submitter", "system_id"], ascending=[not higher_is_better(scenario), True, True],
                             kind="mergesort").reset_index(drop=True)
+    return rows.assign(rank=range(1, len(rows) + 1))
+
+
+def leading(ranked_rows: pd.DataFrame, focus: str | None, top: int = TOP, below: int = FOCUS_BELOW) -> pd.DataFrame:
+    """The best ``top`` of a ranking and the focus's best ``below`` results under them (their ``rank``
+    kept), so a chart and its table stay short and still show where the focus stands."""
+    under = ranked_rows[(ranked_rows["rank"] > top) & _is(ranked_rows, focus)].head(below)
+    keep = (ranked_rows["rank"] <= top) | ranked_rows.index.isin(under.index)
+    return ranked_rows[keep].reset_index(drop=True)
+
+
+def chart_rows(shown: pd.DataFrame, top: int = TOP) -> pd.DataFrame:
+    """Rows for a ranking chart: a result below the best ``top`` says its rank in its label."""
+    names = shown["system_name"].where(shown["system_name"] != "", shown["system_id"])
+    below = shown["rank"] > top
+    return shown.assign(system_name=names.where(~below, "#" + shown["rank"].astype(str) + " " + names))
 
 
 def per_accelerator(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
@@ -82,12 +110,12 @@ def measured_with_power(frame: pd.DataFrame) -> dict[str, int]:
 
 
 def best_by_round(current: pd.DataFrame, previous: pd.DataFrame | None, *, round_id: str, previous_id: str,
-                  model: str, division: str) -> pd.DataFrame:
-    """Best valid result per scenario and submitter in this and the previous round (same model, division)."""
+                  benchmark: str, division: str) -> pd.DataFrame:
+    """Best valid result per scenario and submitter in this and the previous round (same benchmark, division)."""
     frames = [(round_id, current)] + ([(previous_id, previous)] if previous is not None else [])
     rows = []
     for rid, results in frames:
-        table = scored(results, model=model, division=division)
+        table = scored(results, benchmark=benchmark, division=division)
         for scenario in scenarios_of(table):
             top = ranked(table, scenario).drop_duplicates("submitter")
             rows += [{"round": rid, "scenario": scenario, "submitter": r.submitter, "result": r.result, "unit": r.unit}
@@ -102,7 +130,7 @@ def _is(frame: pd.DataFrame, focus: str | None) -> pd.Series:
 
 
 def scenario_facts(frame: pd.DataFrame, scenario: str, focus: str | None) -> dict:
-    """The facts of one model and scenario the narrative may cite (best result; the focus's best, its
+    """The facts of one benchmark and scenario the narrative may cite (best result; the focus's best, its
     rank, and its rank among systems with the same accelerator count)."""
     table = ranked(frame, scenario)
     best = table.iloc[0]
@@ -127,15 +155,19 @@ def _entry(row) -> dict:
             "availability": row.availability}
 
 
-def model_facts(results: pd.DataFrame, *, model: str, division: str, focus: str | None, round_id: str) -> dict:
-    """Everything the narrative needs about one model (figures/<model>.json)."""
-    table = scored(results, model=model, division=division)
-    return {"suite": "inference", "round": round_id, "model": model, "division": division, "focus": focus,
-            "title": {lang: models.title(model, lang) for lang in ("en", "zh-Hant")},
+def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, focus: str | None,
+                    round_id: str) -> dict:
+    """Everything the narrative needs about one benchmark (figures/<benchmark>.json); ``models``: the
+    folder spellings its results were submitted under."""
+    table = scored(results, benchmark=benchmark, division=division)
+    mine = results["benchmark"] == benchmark
+    return {"suite": "inference", "round": round_id, "benchmark": benchmark, "division": division, "focus": focus,
+            "models": sorted(table["model"].unique()),
+            "title": {lang: models.title(benchmark, lang) for lang in ("en", "zh-Hant")},
             "scenarios": [scenario_facts(table, s, focus) for s in scenarios_of(table)],
             "official_units": sorted(set(table.loc[table["unit"] != table["official_unit"], "official_unit"])),
-            "invalid": int(((results["model"] == model) & ~results["valid"]).sum()),
-            "with_power": int(((results["model"] == model) & (results["power_unit"] != "")).sum())}
+            "invalid": int((mine & ~results["valid"]).sum()),
+            "with_power": int((mine & (results["power_unit"] != "")).sum())}
 
 
 def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> dict:
@@ -144,8 +176,8 @@ def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> d
     mine = valid[_is(valid, focus)]
     return {"suite": "inference", "round": round_id, "focus": focus,
             "results": len(valid), "submitters": int(valid["submitter"].nunique()),
-            "models": sorted(valid["model"].unique()),
-            "focus_results": len(mine), "focus_models": sorted(mine["model"].unique()),
+            "benchmarks": sorted(valid["benchmark"].unique()),
+            "focus_results": len(mine), "focus_benchmarks": sorted(mine["benchmark"].unique()),
             "focus_divisions": sorted(mine["division"].unique()),
             "focus_categories": sorted({c for cats in mine["category"] for c in str(cats).split(",") if c}),
             "focus_availability": sorted(mine["availability"].unique())}
@@ -158,39 +190,91 @@ def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: 
     return story_inputs.inference_story(results, round_id, focus_of(focus), previous_id=previous_id, previous=previous)
 
 
-def submissions(results: pd.DataFrame) -> pd.DataFrame:
-    """Valid results per model and scenario (closed and open), for the summary table."""
-    valid = results[results["valid"]]
-    table = valid.pivot_table(index="model", columns="scenario", values="result", aggfunc="count", fill_value=0)
-    return table.reindex(columns=[s for s in SCENARIOS if s in table.columns]).reset_index()
+def _category(text: str, lang: str) -> str:
+    from mlperf_report.i18n.labels import label
+
+    return ", ".join(label(f"inference.category.{c}", lang) for c in str(text).split(",") if c)
 
 
 def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
-    """The ranked results of one scenario as a table (every one, not only the charted best)."""
+    """Ranked results of one scenario as a table with their rank (``leading``'s rows), the model as
+    submitted in the open division, the category where the rows differ in it, and the derived figure
+    per accelerator for throughput scenarios."""
     from mlperf_report.i18n import formatting
     from mlperf_report.i18n.labels import label
 
-    places = formatting.places_for(data["result"], 3 if data.empty or data["scenario"].iloc[0] in LATENCY_SCENARIOS
-                                   else 1)
+    latency = not data.empty and data["scenario"].iloc[0] in LATENCY_SCENARIOS
+    places = formatting.places_for(data["result"], 3 if data.empty or latency else 1)
     unit = "" if data.empty else f" ({data['unit'].iloc[0]})"
-
-    def category(text: str) -> str:
-        return ", ".join(label(f"inference.category.{c}", lang) for c in str(text).split(",") if c)
-
-    return pd.DataFrame({
-        label("inference.col.system", lang): data["system_name"].where(data["system_name"] != "", data["system_id"]),
-        label("inference.col.submitter", lang): data["submitter"],
-        label("inference.col.category", lang): data["category"].map(category),
+    columns = {label("inference.col.rank", lang): data["rank"].astype(str) if "rank" in data else "",
+               label("inference.col.system", lang): data["system_name"].where(data["system_name"] != "", data["system_id"]),
+               label("inference.col.submitter", lang): data["submitter"]}
+    if (data["division"] == "open").any():
+        columns[label("inference.col.submitted_model", lang)] = data["model"]
+    if data["category"].nunique() > 1:  # one category for all says nothing row by row
+        columns[label("inference.col.category", lang)] = data["category"].map(lambda c: _category(c, lang))
+    columns.update({
         label("col.accelerators", lang): data["accelerators"].map(lambda n: "" if pd.isna(n) else str(int(n))),
         label("inference.col.result", lang) + unit: data["result"].map(lambda v: formatting.fixed(float(v), places, lang)),
     })
+    if not data.empty and not latency:
+        derived = [None if pd.isna(n) or not n else float(r) / int(n) for r, n in zip(data["result"], data["accelerators"])]
+        each = formatting.places_for([d for d in derived if d is not None], 1)
+        columns[label("inference.col.per_accelerator", lang)] = [
+            "" if d is None else formatting.fixed(d, each, lang) for d in derived]
+    return pd.DataFrame(columns)
 
 
-def submissions_table(results: pd.DataFrame, *, lang: str) -> pd.DataFrame:
-    """Valid results per model and scenario, models by their catalogue names."""
+def ranking_note(ranked_rows: pd.DataFrame, shown: pd.DataFrame, *, focus: str | None, lang: str) -> str:
+    """The sentence under a shortened ranking: how many results there are and which are shown."""
+    from mlperf_report.i18n.labels import counted, label
+
+    if len(shown) >= len(ranked_rows):
+        return ""
+    results = counted("inference.count.valid_results", lang, len(ranked_rows))
+    below = focus and (shown["rank"] > TOP).any()
+    return label("inference.rank.shown_focus" if below else "inference.rank.shown", lang, top=TOP, results=results,
+                 focus=focus or "", below=FOCUS_BELOW)
+
+
+#: A scenario's power results are charted from this many on; fewer are rows of one table per benchmark.
+POWER_CHART_MIN = 3
+
+
+def power_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """The computed power results of the scenarios that have too few to chart, scenario by scenario."""
+    parts = [rows for rows in (with_power(frame, s) for s in scenarios_of(frame)) if 0 < len(rows) < POWER_CHART_MIN]
+    return pd.concat(parts, ignore_index=True) if parts else frame.iloc[0:0].assign(per_joule=pd.Series(dtype=float))
+
+
+def power_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
+    """``power_rows`` as a table: the result, the power result and the derived efficiency, each with its unit."""
+    from mlperf_report.i18n import formatting
     from mlperf_report.i18n.labels import label
 
-    table = submissions(results)
-    table["model"] = table["model"].map(lambda m: models.title(m, lang))
-    return table.rename(columns={"model": label("inference.col.model", lang),
-                                 **{s: label(f"inference.scenario.{s}", lang) for s in SCENARIOS}})
+    def number(value: float, minimum: int) -> str:
+        return formatting.fixed(value, formatting.places_for([value], minimum), lang)
+
+    return pd.DataFrame({
+        label("inference.col.scenario", lang): [label(f"inference.scenario.{s}", lang) for s in data["scenario"]],
+        label("inference.col.system", lang): data["system_name"].where(data["system_name"] != "", data["system_id"]),
+        label("inference.col.submitter", lang): data["submitter"],
+        label("inference.col.result", lang): [f"{number(v, 3 if s in LATENCY_SCENARIOS else 1)} {u}"
+                                              for v, s, u in zip(data["result"], data["scenario"], data["unit"])],
+        label("inference.col.power", lang): [f"{number(v, 1)} {u}" for v, u in zip(data["power_result"], data["power_unit"])],
+        label("inference.col.efficiency", lang): [
+            f"{number(e, 2)} {power.efficiency_unit(s, u)}" for e, s, u in zip(data["per_joule"], data["scenario"], data["unit"])],
+    })
+
+
+def power_heading(*, benchmark: str, lang: str) -> str:
+    from mlperf_report.i18n.labels import label
+
+    return label("inference.power.table", lang, model=models.title(benchmark, lang))
+
+
+def power_none(*, scenario: str, count: int, lang: str) -> str:
+    """Why a scenario measured with power has no power figure (the files the checker needs are not in the copy)."""
+    from mlperf_report.i18n.labels import label
+
+    return f"{label(f'inference.scenario.{scenario}', lang)}: {label('inference.power.none', lang, count=count)}"

@@ -68,3 +68,16 @@ def show_text(name: str, make: Callable, *, languages: Iterable[str], **options)
         if text:
             display({"text/html": f'<p class="mlperf-remark">{html.escape(text)}</p>\n', "text/plain": text}, raw=True,
                     metadata={"mlperf_report": {"table": name, "lang": lang}})
+
+
+def show_heading(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:
+    """Display a heading inside a section (``make(lang=..., **options)`` returns its text) in every
+    language; the assembler moves it below the section's own title."""
+    import html
+
+    from IPython.display import display
+
+    for lang in languages:
+        text = make(lang=lang, **options)
+        display({"text/html": f"<h3>{html.escape(text)}</h3>\n", "text/plain": text}, raw=True,
+                metadata={"mlperf_report": {"table": name, "lang": lang}})

@@ -77,7 +77,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     from mlperf_report.core.prices import load_prices
 
     started = time.perf_counter()
-    figures, summary = narrative.load_figures(round_out / "figures")
+    figures, summary = narrative.load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
     catalogue = load_prices(prices_file)
     notebooks = tuple(r.notebook for r in results)
     requests = []

@@ -29,7 +29,7 @@ SHOWN_OUTPUT_TYPES = ("display_data", "execute_result")
 SHOWN_MIME_TYPES = ("image/svg+xml", "image/png", "image/jpeg", "text/html", "text/markdown")
 
 #: Words of the report's own frame; their text per language is in the catalogue (``frame.<word>``).
-FRAME_WORDS = ("contents", "highlights", "notes", "summary")
+FRAME_WORDS = ("contents", "highlights", "notes", "summary", "exhibits")
 
 #: Headings inside a section start at this level (h2 is the section title itself).
 SECTION_HEADING_LEVEL = 3
@@ -112,21 +112,26 @@ def take_title_cell(nb: nbformat.NotebookNode) -> str | None:
     return match.group(2).strip()
 
 
+def _inference(parameters: dict) -> bool:
+    return "model" in parameters or str(parameters.get("round_id", "")).startswith("inference-")
+
+
 def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str | None) -> str:
     """The contents entry of a notebook: the benchmark's full name (MLCommons' wording) when
-    papermill ran it for a benchmark, "Summary" for the summary, else the notebook's own title."""
+    papermill ran it for a benchmark (an Inference benchmark under every folder spelling of it),
+    "Summary" for the summary, "Exhibits" for the closing exhibits, else the notebook's own title."""
     from mlperf_report.suites.training import rounds
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
-    if parameters.get("model"):  # an Inference model notebook
+    if stem in ("summary", "exhibits") and not parameters.get("benchmark"):
+        return labels_for(lang)[stem]
+    if _inference(parameters) and (parameters.get("benchmark") or parameters.get("model")):
         from mlperf_report.suites.inference import models
 
-        return models.title(str(parameters["model"]), lang)
+        return models.title(str(parameters.get("benchmark") or parameters["model"]), lang)
     benchmark = parameters.get("benchmark") or stem
     if parameters.get("benchmark") or rounds.benchmark_title(benchmark) != benchmark:
         return rounds.benchmark_title(benchmark, parameters.get("round_id"), lang)
-    if stem == "summary":
-        return labels_for(lang)["summary"]
     return heading or stem
 
 
@@ -201,7 +206,7 @@ def catalogue_note(nb: nbformat.NotebookNode, lang: str) -> str:
     from mlperf_report.suites.training import catalogue as benchmarks
 
     parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
-    if not parameters.get("benchmark") or not parameters.get("round_id"):
+    if not parameters.get("benchmark") or not parameters.get("round_id") or _inference(parameters):
         return ""
     text = benchmarks.note(parameters["round_id"], parameters["benchmark"], lang)
     return f'<p class="catalogue-note">{escape(text)}</p>\n' if text else ""

@@ -1,30 +1,82 @@
-"""The notebook plan of an Inference round: one ``inference_model.ipynb`` per model with a valid
-result in the division, and ``inference_summary.ipynb``; the same runner, cache and assembler as
-Training use it."""
+"""The notebook plan of an Inference round: one ``inference_model.ipynb`` per benchmark (every folder
+spelling of it, as MLCommons' table files them) with a valid result in the division, ``inference_summary.ipynb``
+and, where there is something to show, ``inference_exhibits.ipynb``. A focus report has a section for
+each benchmark the focus entered; the others are one exhibit table. The same runner, cache and
+assembler as Training use it."""
 
 from __future__ import annotations
 
 import csv
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlperf_report.analysis.jobs import NotebookJob, Plan
 from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.suites.inference import models as catalogue
+from mlperf_report.suites.inference.checker_rules import mlperf_model
+from mlperf_report.suites.inference.rounds import parse_round
 
 MODEL_NOTEBOOK = paths.NOTEBOOKS / "inference_model.ipynb"
 SUMMARY_NOTEBOOK = paths.NOTEBOOKS / "inference_summary.ipynb"
+EXHIBITS_NOTEBOOK = paths.NOTEBOOKS / "inference_exhibits.ipynb"
 
 
-def scored_models(results_csv: Path, division: str) -> list[str]:
-    """Models with at least one valid, scored result in ``division`` (csv module: no pandas here)."""
+@dataclass
+class Scored:
+    """What the plan needs from results.csv: the benchmarks with a valid result in the division, those
+    the focus entered, each folder spelling's benchmark, and whether open models differ from their benchmark."""
+
+    benchmarks: set[str] = field(default_factory=set)
+    entered: set[str] = field(default_factory=set)
+    spellings: dict[str, str] = field(default_factory=dict)
+    open_variants: bool = False
+    focus_in_round: bool = False       # the focus has a valid result in some division
+
+
+def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_id: str = "") -> Scored:
+    """Read results.csv (csv module: no pandas here); tables from before the ``benchmark`` column get it
+    from the checker's mapping of the round."""
+    found = Scored()
     with results_csv.open(newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         missing = {"model", "valid", "result", "division"} - set(reader.fieldnames or ())
         if missing:
             raise InputError(f"{results_csv}: column(s) {', '.join(sorted(missing))} missing; "
                              "re-run `python build.py ingest`")
-        return sorted({r["model"] for r in reader
-                       if r["valid"] == "True" and r["result"] and r["division"] == division})
+        rules = parse_round(round_id).rules if round_id else None
+        for row in reader:
+            if row["valid"] != "True" or not row["result"]:
+                continue
+            benchmark = row.get("benchmark") or (mlperf_model(row["model"], rules) if rules else row["model"])
+            mine = bool(focus) and row["submitter"].lower() == focus.lower()
+            found.focus_in_round |= mine
+            listed = rules is None or benchmark in rules.models
+            if row["division"] == "open":
+                spelled = catalogue.canonical(row["model"]) != catalogue.canonical(benchmark)
+                found.open_variants |= spelled or not listed
+                if not listed:  # an open model the checker files under no benchmark: in the exhibits only
+                    continue
+            if row["division"] != division:
+                continue
+            found.benchmarks.add(benchmark)
+            found.spellings.setdefault(row["model"], benchmark)
+            if mine:
+                found.entered.add(benchmark)
+    return found
+
+
+def _chosen(asked: list[str] | None, scored: Scored, focus: str, config) -> list[str]:
+    """``--benchmarks`` (a benchmark or any folder spelling of one), else what the focus entered, else all
+    (also for a focus absent from the round, whose narrative says so over the round's overview)."""
+    available = sorted(scored.benchmarks)
+    if asked:
+        unknown = [m for m in asked if m not in scored.benchmarks and m not in scored.spellings]
+        if unknown:
+            raise UserError(f"--benchmarks: {', '.join(unknown)} has no valid result in {config.round}; "
+                            f"must be among {', '.join(available) or '(none)'}")
+        return list(dict.fromkeys(m if m in scored.benchmarks else scored.spellings[m] for m in asked))
+    return sorted(scored.entered) if focus and scored.focus_in_round else available
 
 
 def make_inference_plan(config, *, models: list[str] | None, data_dir: Path, output_dir: Path, config_file: Path,
@@ -34,24 +86,25 @@ def make_inference_plan(config, *, models: list[str] | None, data_dir: Path, out
         version = config.round.split("-v")[-1]
         raise InputError(f"{tables / 'results.csv'}: not found; run `python build.py ingest "
                          f"<inference_results_{version} source>` first")
-    available = scored_models(tables / "results.csv", division)
-    unknown = [m for m in models or () if m not in available]
-    if unknown:
-        raise UserError(f"--benchmarks: {', '.join(unknown)} has no valid result in {config.round} ({division}); "
-                        f"must be among {', '.join(available) or '(none)'}")
-    chosen = list(dict.fromkeys(models)) if models else available
-    if not chosen:
+    focus = config.focus.name if config.focus.kind == "submitter" else ""
+    scored = scored_benchmarks(tables / "results.csv", division, focus, config.round)
+    if not scored.benchmarks:
         raise InputError(f"{tables / 'results.csv'}: no valid result in the {division} division; nothing to analyse")
+    chosen = _chosen(models, scored, focus, config)
     round_out = output_dir / config.round
     check_writable(round_out)
-    common = {"round_id": config.round, "focus_submitter": config.focus_submitter or "", "data_dir": str(data_dir),
+    common = {"round_id": config.round, "focus_submitter": focus, "data_dir": str(data_dir),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
     inputs = (Path(config_file).resolve(), paths.ROOT / "requirements.txt", tables / "results.csv",
               *sorted(p for p in data_dir.glob("inference-v*/results.csv") if p.parent.name != config.round))
-    jobs = [NotebookJob(name=model, notebook=MODEL_NOTEBOOK, output=round_out / "notebooks" / f"{model}.ipynb",
-                        figures=round_out / "figures" / f"{model}.json", parameters={**common, "model": model},
-                        inputs=inputs) for model in chosen]
+    jobs = [NotebookJob(name=name, notebook=MODEL_NOTEBOOK, output=round_out / "notebooks" / f"{name}.ipynb",
+                        figures=round_out / "figures" / f"{name}.json", parameters={**common, "benchmark": name},
+                        inputs=inputs) for name in chosen]
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
                             figures=round_out / "figures" / "summary.json", parameters=common, inputs=inputs))
+    if (focus and scored.focus_in_round and scored.benchmarks - scored.entered) or scored.open_variants:
+        jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,
+                                output=round_out / "notebooks" / "exhibits.ipynb",
+                                figures=round_out / "notebooks" / "exhibits.json", parameters=common, inputs=inputs))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=workers, force=force, output_dir=output_dir,
                 fresh_kernels=fresh_kernels)

@@ -1,9 +1,10 @@
-"""The narrative of an Inference round, en and zh-Hant, from the model notebooks' figures.
+"""The narrative of an Inference round, en and zh-Hant, from the benchmark notebooks' figures.
 
 Claims follow MLCommons' messaging rules for Inference: each names the round, division and category
-and the model and scenario; comparisons are like for like (same model, scenario, division and
-accelerator count); derived per-accelerator figures are marked as not verified by MLCommons
-Association; result IDs are said to be absent from this copy of the results.
+and the benchmark (as MLCommons' table files it, whatever the folder spelling) and scenario;
+comparisons are like for like (same benchmark, scenario, division and accelerator count); derived
+per-accelerator figures are marked as not verified by MLCommons Association; result IDs are said to
+be absent from this copy of the results.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def _value(value: float, higher_is_better: bool, lang: str) -> str:
 
 
 def _scenario_line(fig: dict, s: dict, lang: str) -> str:
-    model = fig["title"].get(lang) or fig["model"]
+    model = fig["title"].get(lang) or fig.get("benchmark") or fig["model"]
     common = {"model": model, "scenario": label(f"inference.scenario.{s['scenario']}", lang),
               "division": label(f"division.{fig['division']}.in_text", lang),
               "unit": _LATENCY_UNITS.get(s["unit"], s["unit"])}
@@ -48,10 +49,13 @@ def _scenario_line(fig: dict, s: dict, lang: str) -> str:
 
 
 def claims(figures: Mapping[str, dict], focus: str | None, lang: str) -> list[str]:
-    """One sentence per model and scenario: the focus's standing, or (no focus) the best result."""
+    """One sentence per benchmark and scenario: the focus's standing, or (no focus) the best result.
+    Figures made for another focus (left by an earlier build) are not this report's."""
     lines = []
-    for model in sorted(figures):
-        fig = figures[model]
+    for benchmark in sorted(figures):
+        fig = figures[benchmark]
+        if focus and (fig.get("focus") or "").lower() not in ("", focus.lower()):
+            continue
         for s in fig.get("scenarios", []):
             if not focus or s.get("focus"):
                 lines.append(_scenario_line(fig, s, lang))
@@ -78,7 +82,7 @@ def _headline(summary: dict | None, focus: str | None, round_title: str, lang: s
     availability = ", ".join(label(f"inference.availability.{a}", lang) for a in summary["focus_availability"] if a)
     return (label("inference.narr.headline", lang, focus=focus, round_title=round_title,
                   results=counted("inference.count.valid_results", lang, summary["focus_results"]),
-                  models=counted("inference.count.models", lang, len(summary["focus_models"]))),
+                  models=counted("inference.count.benchmarks", lang, len(summary["focus_benchmarks"]))),
             label("inference.narr.intro", lang, focus=focus, divisions=divisions, categories=categories,
                   availability=availability))
 
@@ -144,7 +148,7 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
             f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
     notes = [*_story_notes(ordered, lang), f"<p>{e(_citation(figures, round_id, lang))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
-    relabelled = sorted(model for model, fig in figures.items() if fig.get("official_units"))
+    relabelled = sorted(name for name, fig in figures.items() if fig.get("official_units"))
     if relabelled:
         units = sorted({u for model in relabelled for u in figures[model]["official_units"]})
         notes.append("<p>" + e(label("inference.narr.units_relabelled", lang, units=", ".join(units),

@@ -95,13 +95,17 @@ def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catal
     return _lines(_render(context, lang, "text", "notes"))
 
 
-def load_figures(figures_dir: Path | str) -> tuple[dict[str, dict], dict | None]:
-    """Read ``<benchmark>.json`` files (and ``summary.json``) of one round's figures folder."""
+def load_figures(figures_dir: Path | str, names: set[str] | None = None) -> tuple[dict[str, dict], dict | None]:
+    """Read ``<benchmark>.json`` files (and ``summary.json``) of one round's figures folder; ``names``:
+    only those stems (the build's own notebooks), so files left by an earlier build with another focus
+    or benchmark list never reach the narrative."""
     folder = Path(figures_dir)
     if not folder.is_dir():
         raise InputError(f"{folder}: figures folder not found; run `python build.py report` to make it")
     figures, summary = {}, None
     for path in sorted(folder.glob("*.json")):
+        if names is not None and path.stem not in names:
+            continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except ValueError as error:
@@ -110,7 +114,7 @@ def load_figures(figures_dir: Path | str) -> tuple[dict[str, dict], dict | None]
             summary = data
         elif isinstance(data, dict):
             figures[str(data.get("benchmark") or path.stem)] = data
-    if not figures:
+    if not figures and summary is None:
         raise InputError(f"{folder}: no <benchmark>.json files; run the notebooks first")
     return figures, summary
 

@@ -18,7 +18,7 @@ from mlperf_report.core.sources import open_source
 from mlperf_report.narrative import inference as narrative
 from mlperf_report.suites.inference.ingest import ingest, write_tables
 from mlperf_report.suites.inference.rounds import parse_round
-from tests.inference_trees import inference_tree
+from tests.inference_trees import inference_tree, spellings_tree
 
 EMBEDDED = paths.DATA / "inference-v4.1" / "results.csv"
 
@@ -31,15 +31,30 @@ def data_dir(tmp_path_factory):
     return root / "data"
 
 
-def test_plan_one_notebook_per_model_with_a_valid_result(data_dir, tmp_path):
+def test_plan_one_notebook_per_benchmark_with_a_valid_result(data_dir, tmp_path):
+    """No focus in the round (report.yaml's Graphcore): every benchmark; a benchmark is named by the
+    checker (resnet50 folders are ResNet, ``resnet``), and --benchmarks takes either spelling."""
     plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, jobs=2)
-    assert [job.name for job in plan.jobs] == ["gptj-99", "llama2-70b-99", "resnet50", "summary"]
-    assert plan.jobs[1].parameters["model"] == "llama2-70b-99"
+    assert [job.name for job in plan.jobs] == ["gptj-99", "llama2-70b-99", "resnet", "summary"]
+    assert plan.jobs[1].parameters["benchmark"] == "llama2-70b-99"
     pipeline.check_parameters(plan.jobs)
     open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, division="open")
-    assert [job.name for job in open_plan.jobs] == ["resnet50", "summary"]
+    assert [job.name for job in open_plan.jobs] == ["resnet", "summary"]
+    asked = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path,
+                               benchmarks=["resnet50", "resnet"])
+    assert [job.name for job in asked.jobs] == ["resnet", "summary"]
     with pytest.raises(UserError, match="--benchmarks: retinanet has no valid result"):
         pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, benchmarks=["retinanet"])
+
+
+def test_a_focus_plan_leads_with_what_the_focus_entered(data_dir, tmp_path):
+    """Edgy entered ResNet only: one section, the other benchmarks in the exhibits."""
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, focus_submitter="Edgy")
+    assert [job.name for job in plan.jobs] == ["resnet", "summary", "exhibits"]
+    assert plan.jobs[-1].figures.parent.name == "notebooks"  # never read as a benchmark's figures
+    nvidia_free = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path,
+                                     focus_submitter="none")
+    assert nvidia_free.jobs[0].parameters["focus_submitter"] == ""
 
 
 def test_report_builds_in_both_languages(data_dir, tmp_path):
@@ -51,7 +66,7 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
     en = (out / "inference-v4.1" / "report.en.html").read_text()
     zh = (out / "inference-v4.1" / "report.zh-Hant.html").read_text()
     assert "Llama 2 70B (99 % of reference accuracy)" in en and "Tokens/s (higher is better)" not in en  # SVG text is paths
-    assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 models" in en
+    assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 benchmarks" in en
     assert "29,228.2 Tokens/s, 1 of 1 result;" in en and "Result not verified by MLCommons Association" in en
     assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
     assert (out / "inference-v4.1" / "report.zh-Hant.pdf").read_bytes().startswith(b"%PDF-")
@@ -73,8 +88,8 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
 ])
 def test_narrative_for_a_focus_on_the_embedded_round(focus, lang, expected):
     results = t.load_results(paths.DATA, "inference-v4.1")
-    figures = {m: t.model_facts(results, model=m, division="closed", focus=focus, round_id="inference-v4.1")
-               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    figures = {m: t.benchmark_facts(results, benchmark=m, division="closed", focus=focus, round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "benchmark"].unique())}
     summary = t.round_facts(results, focus=focus, round_id="inference-v4.1")
     config = load_config().with_overrides(round="inference-v4.1", focus_submitter=focus)
     rendered = narrative.render(figures, summary, config, lang)
@@ -88,8 +103,8 @@ def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(data_di
     the rank and says why it does not compare by size (once an IndexError that failed the notebook)."""
     results = t.load_results(data_dir, "inference-v4.1")
     results.loc[results.submitter == "Acme", "accelerators"] = float("nan")
-    figures = {m: t.model_facts(results, model=m, division="closed", focus="Acme", round_id="inference-v4.1")
-               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    figures = {m: t.benchmark_facts(results, benchmark=m, division="closed", focus="Acme", round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "benchmark"].unique())}
     mine = [s["focus"] for fig in figures.values() for s in fig["scenarios"] if "focus" in s]
     assert mine and all("like_rank" not in entry for entry in mine)
     summary = t.round_facts(results, focus="Acme", round_id="inference-v4.1")
@@ -112,14 +127,14 @@ def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(data_di
     results = t.load_results(tmp_path, "inference-v4.1")
     assert set(results.loc[llm, "unit"]) == {"Tokens/s"} and set(results.loc[llm, "official_unit"]) == {"Queries/s"}
     assert (results.loc[~llm, "unit"] == results.loc[~llm, "official_unit"]).all()
-    figures = {m: t.model_facts(results, model=m, division="closed", focus="Acme", round_id="inference-v4.1")
-               for m in sorted(results.loc[results.division == "closed", "model"].unique())}
+    figures = {m: t.benchmark_facts(results, benchmark=m, division="closed", focus="Acme", round_id="inference-v4.1")
+               for m in sorted(results.loc[results.division == "closed", "benchmark"].unique())}
     config = load_config().with_overrides(round="inference-v4.1", focus_submitter="Acme")
     notes = narrative.render(figures, t.round_facts(results, focus="Acme", round_id="inference-v4.1"), config,
                              "en").notes
     assert "labels the tokens-per-second results of GPT-J" in notes and "in Queries/s; this report" in notes
-    untouched = narrative.render({m: t.model_facts(t.load_results(data_dir, "inference-v4.1"), model=m,
-                                                   division="closed", focus="Acme", round_id="inference-v4.1")
+    untouched = narrative.render({m: t.benchmark_facts(t.load_results(data_dir, "inference-v4.1"), benchmark=m,
+                                                       division="closed", focus="Acme", round_id="inference-v4.1")
                                   for m in figures}, None, config, "en").notes
     assert "labels the tokens-per-second" not in untouched
 
@@ -132,3 +147,32 @@ def test_a_latency_in_seconds_reads_as_seconds_in_a_sentence():
                           "results": 1, "best": entry}]}
     line = narrative.claims({"wan-2.2-t2v-a14b": fig}, None, "en")[0]
     assert "the best result is 20.603 s (Acme X8, Acme)" in line and "Latency" not in line
+
+
+def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
+    """Dell's systems JSONs say DELL and Dell, its ResNet folders resnet50 and resnet: the report has one
+    submitter, Dell (its results folder), and one ResNet-50 section; the systems table keeps DELL."""
+    import re
+
+    import pandas as pd
+
+    data = tmp_path / "data"
+    source, facts = open_source(str(spellings_tree(tmp_path / "tree")))
+    write_tables(ingest(source, facts, parse_round("inference-v4.1")), data / "inference-v4.1")
+    results = t.load_results(data, "inference-v4.1")
+    assert sorted(results["submitter"].unique()) == ["Acme", "Dell"]
+    closed = results[results.division == "closed"]
+    assert set(closed.loc[closed.model.isin(["resnet", "resnet50"]), "benchmark"]) == {"resnet"}
+    assert results.loc[results.division == "open", "benchmark"].tolist() == ["bert-99"]
+    assert {"DELL", "Dell"} <= set(pd.read_csv(data / "inference-v4.1" / "systems.csv")["submitter"])
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", "--focus", "Dell",
+                           "--languages", "en", "--data-dir", str(data), "--output-dir", str(out), "-j", "2"],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (out / "inference-v4.1" / "report.en.html").read_text()
+    titles = [re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<h2\b[^>]*>(.*?)</h2>", html, re.S)]
+    assert titles.count("ResNet-50") == 1 and len(titles) == len(set(titles)), titles
+    assert "Exhibits" in titles and not any(t.startswith("BERT") for t in titles)  # Dell did not enter BERT
+    assert "DELL" not in html and "Dell in MLPerf Inference v4.1: 2 valid results in 1 benchmark" in html
+    assert "bert-large-pruned80_quant-none-vnni-bert-99" in html  # the open variant, in the exhibits

@@ -48,6 +48,17 @@ def test_every_published_result_is_valid_and_scored(v41):
     assert v41.manifest["counts"]["with_power"] > 0 and v41.problems == []
 
 
+def test_submitters_and_benchmarks_as_mlcommons_table_names_them(v41):
+    """The submitter is the results folder (Cisco's systems JSONs also say CISCO, Supermicro's
+    supermicro), and each folder spelling has the benchmark the checker files it under."""
+    r = v41.results
+    assert {"Cisco", "Supermicro"} <= set(r.submitter) and not {"CISCO", "supermicro"} & set(r.submitter)
+    assert {"CISCO", "Cisco"} <= set(v41.systems.submitter)  # the systems JSON's spelling stays there
+    assert set(r.loc[r.model == "resnet50", "benchmark"]) == {"resnet"}
+    assert set(r.loc[r.model == "bert-large-pruned80_quant-none-vnni-bert-99", "benchmark"]) == {"bert-99"}
+    assert (r.loc[r.division == "closed", "benchmark"].isin(parse_round("inference-v4.1").rules.models)).all()
+
+
 def test_embedded_tables_are_this_ingest_of_the_shared_round(v41, tmp_path):
     from mlperf_report.suites.inference.ingest import write_tables
 

@@ -1,6 +1,11 @@
 """Ingest of an Inference results tree: one row per result folder in ``results.csv``, the systems in
 ``systems.csv``, and ``manifest.json`` (counts, problems, and the checker rules this copy cannot apply).
 
+As in MLCommons' results table, a row's submitter is its results folder's name (``<division>/<submitter>/``;
+a systems JSON may spell the company otherwise, and ``systems.csv`` keeps that spelling), ``model`` is the
+model folder as submitted and ``benchmark`` the checker's name for it (``resnet50`` -> ``resnet``, an open
+submitter's ``model_mapping.json``, ``bert-large-pruned80_quant-none-vnni-bert-99`` -> ``bert-99``).
+
 The files are small (a few KB each), so they are read in one pass in this process.
 """
 
@@ -26,7 +31,7 @@ from mlperf_report.suites.inference.rounds import Round
 from mlperf_report.suites.inference.tree import ResultFolder, Tree, classify
 
 RESULT_COLUMNS = ["round", "division", "category", "availability", "submitter", "system_id", "system_name",
-                  "model", "scenario", "metric", "result", "unit", "valid", "status_detail", "accuracy",
+                  "model", "benchmark", "scenario", "metric", "result", "unit", "valid", "status_detail", "accuracy",
                   "accuracy_target_met", "compliance_passed", "power_result", "power_unit",
                   "power_detail", "accelerator_model", "accelerators", "host_processor_model", "host_processors", "nodes",
                   "framework"]
@@ -204,9 +209,9 @@ def result_row(round_: Round, source: Source, folder: ResultFolder, system: dict
         valid, reasons = False, [f"no result: {perf['why']}", *reasons]
     s = system or {}
     return {"round": round_.id, "division": folder.division, "category": s.get("category", ""),
-            "availability": s.get("availability", ""), "submitter": s.get("submitter") or folder.submitter,
+            "availability": s.get("availability", ""), "submitter": folder.submitter,
             "system_id": folder.system, "system_name": s.get("system_name", ""), "model": folder.model,
-            "scenario": folder.scenario, "metric": perf["metric"], "result": perf["result"], "unit": perf["unit"],
+            "benchmark": model, "scenario": folder.scenario, "metric": perf["metric"], "result": perf["result"], "unit": perf["unit"],
             "valid": valid, "status_detail": "; ".join(reasons), "accuracy": acc.value,
             "accuracy_target_met": acc.met,
             "compliance_passed": comp.passed if required or comp.passed is False or folder.compliance else None,
