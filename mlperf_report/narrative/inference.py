@@ -92,10 +92,19 @@ def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
                  categories=_categories(figures, lang))
 
 
+def _focus(config: Any) -> str | None:
+    """The focus submitter's name; None for ``--focus none`` (and an accelerator focus, which this
+    narrative does not tell)."""
+    focus = getattr(config, "focus", None)
+    if focus is not None:
+        return focus.name if focus.kind == "submitter" else None
+    return config.focus_submitter or None
+
+
 def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
            *, catalogue: Any = None) -> Rendered:
     """Narrative and notes of one language as HTML fragments."""
-    focus = config.focus_submitter or None
+    focus = _focus(config)
     round_id = config.round
     title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
     e = html.escape
@@ -116,7 +125,7 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
 
 def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
     """The email's lead: the claims with a ``[1]`` marker into the citation note."""
-    return [f"{line} [1]" for line in claims(figures, config.focus_submitter or None, lang)[:6]]
+    return [f"{line} [1]" for line in claims(figures, _focus(config), lang)[:6]]
 
 
 def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None) -> list[str]:
