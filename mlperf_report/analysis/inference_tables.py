@@ -171,13 +171,19 @@ def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, foc
 
 
 def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> dict:
-    """The round at a glance (figures/summary.json)."""
+    """The round at a glance (figures/summary.json). Benchmarks are counted as the round lists them: an
+    open model the checker files under none of them is a result, not a benchmark."""
     valid = results[results["valid"]]
     mine = valid[_is(valid, focus)]
+    listed = set(parse_round(round_id).rules.models)
+
+    def benchmarks(frame: pd.DataFrame) -> list[str]:
+        return sorted(frame.loc[(frame["division"] != "open") | frame["benchmark"].isin(listed), "benchmark"].unique())
+
     return {"suite": "inference", "round": round_id, "focus": focus,
             "results": len(valid), "submitters": int(valid["submitter"].nunique()),
-            "benchmarks": sorted(valid["benchmark"].unique()),
-            "focus_results": len(mine), "focus_benchmarks": sorted(mine["benchmark"].unique()),
+            "benchmarks": benchmarks(valid),
+            "focus_results": len(mine), "focus_benchmarks": benchmarks(mine),
             "focus_divisions": sorted(mine["division"].unique()),
             "focus_categories": sorted({c for cats in mine["category"] for c in str(cats).split(",") if c}),
             "focus_availability": sorted(mine["availability"].unique())}

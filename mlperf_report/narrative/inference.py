@@ -132,11 +132,20 @@ def _story_notes(ordered: list[dict], lang: str) -> list[str]:
             f'</span> {e(story_text.note_text(c, lang, str))}</p>' for c in ordered]
 
 
+def _focus(config: Any) -> str | None:
+    """The focus submitter's name; None for ``--focus none`` (and an accelerator focus, which this
+    narrative does not tell)."""
+    focus = getattr(config, "focus", None)
+    if focus is not None:
+        return focus.name if focus.kind == "submitter" else None
+    return config.focus_submitter or None
+
+
 def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
            *, catalogue: Any = None) -> Rendered:
     """Narrative and notes of one language as HTML fragments: the story's headline and claims where
     summary.json has one, else one line per model and scenario."""
-    focus = config.focus_submitter or None
+    focus = _focus(config)
     round_id = config.round
     title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
     e = html.escape
@@ -173,7 +182,7 @@ def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, cat
     lead = _lead(summary, config, lang)
     if lead:
         return [f"{c['text']} [{c['note']}]" for c in lead]
-    return [f"{line} [1]" for line in claims(figures, config.focus_submitter or None, lang)[:6]]
+    return [f"{line} [1]" for line in claims(figures, _focus(config), lang)[:6]]
 
 
 def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,

@@ -51,3 +51,20 @@ def test_a_ranking_shows_the_best_and_the_focus_below_them(results):
     assert t.chart_rows(shown)["system_name"].iloc[-1].startswith(f"#{below['rank'].iloc[-1]} ")
     note = t.ranking_note(ranked, shown, focus="NVIDIA", lang="en")
     assert note.startswith(f"The best {t.TOP} of {len(ranked)} valid results are listed")
+
+
+def test_round_facts_count_benchmarks_as_the_round_lists_them(results):
+    facts = t.round_facts(results, focus="NeuralMagic", round_id=ROUND)
+    assert "neuralmagic_Llama-2-7b-chat-hf-FP8" not in facts["focus_benchmarks"]  # an open model, no benchmark
+    assert {"bert-99", "llama2-70b-99"} <= set(facts["focus_benchmarks"]) and len(facts["benchmarks"]) == 14
+
+
+def test_no_focus_tells_the_round_overview(results):
+    """``--focus none`` is a neutral overview, not a submitter called "none" that has no result."""
+    from mlperf_report.core.config import load_config
+    from mlperf_report.narrative import inference as narrative
+
+    config = load_config().with_overrides(round=ROUND, focus_submitter="none")
+    rendered = narrative.render({}, t.round_facts(results, focus="", round_id=ROUND), config, "en")
+    assert "has no valid result" not in rendered.narrative
+    assert "MLPerf Inference v4.1: 937 valid results from 22 submitters" in rendered.narrative

@@ -147,6 +147,19 @@ def test_catalogue_and_registry():
         parse_round("inference-v1.1")
 
 
+@pytest.mark.parametrize("folder, version, benchmark", [
+    ("resnet50", (6, 1), "resnet"), ("llama3_1-8b", (5, 1), "llama3.1-8b"),
+    ("llama3_1-405b_pruned", (5, 1), "llama3.1-405b"), ("mobilenet-v1-precision_float-0.75-128", (4, 1), "resnet"),
+    ("bert-large-pruned80_quant-none-vnni-bert-99", (4, 1), "bert-99"),
+    ("obert-large-base-none-bert-99.9", (4, 1), "bert-99.9"),
+    ("neuralmagic_Llama-2-7b-chat-hf-FP8", (4, 1), "neuralmagic_Llama-2-7b-chat-hf-FP8"),  # no benchmark: kept as is
+])
+def test_folder_spellings_and_open_variants_get_the_checker_s_benchmark(folder, version, benchmark):
+    """The results table's benchmark (the checker's ``MlperfModel``) for folder spellings and open variants."""
+    assert checker_rules.mlperf_model(folder, checker_rules.RULES[version]) == benchmark
+    assert models.title(benchmark) != benchmark or benchmark == folder  # every mapped name has a catalogue title
+
+
 def test_a_newer_round_reports_earlier_rules_without_enforcing_them(tmp_path):
     top = inference_tree(tmp_path)
     source, facts = open_source(str(top))

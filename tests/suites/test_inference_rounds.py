@@ -110,6 +110,8 @@ def test_v50_open_model_names_map_through_the_submitters_model_mapping(v50):
     mapped = one(v50, "Llama-3.3-70B-FP8", "Server")
     assert mapped.metric == "result_completed_tokens_per_second" and mapped.result == 134.71
     assert mapped.unit == "Queries/s" and mapped.valid
+    assert mapped.benchmark == "llama2-70b-99" and mapped.model == "Llama-3.3-70B-FP8"  # filed as the table files it
+    assert one(v50, "llama3_1-405b", "Server").benchmark == "llama3.1-405b"  # a folder spelling
     assert any(p["file"].endswith("open/Zeta/model_mapping.json") and "not a JSON object" in p["problem"]
                for p in v50.problems)
 
