@@ -39,6 +39,34 @@ def test_published_v41_results(v41, submitter, system, model, scenario, value, u
     assert hit.iloc[0].valid and hit.iloc[0].division == "closed"
 
 
+# Read by hand from the copy's LoadGen logs (`unzip -p ... mlperf_log_summary.txt`), in the unit the
+# submission checker reports: SingleStream / MultiStream the "Early stopping 90th / 99th percentile
+# estimate" (ns, here in ms), Offline "Samples per second" (LoadGen's "Tokens per second" for the
+# Llama 2 run), Server "Completed samples per second" (v4.1's field); the accuracy from
+# accuracy/accuracy.txt (resnet50's "accuracy=75.730%", BERT's "f1"). The code's tables take no part.
+@pytest.mark.parametrize("division, submitter, system, model, scenario, value, unit, accuracy", [
+    ("closed", "Dell", "XR8620_L4x1_TRT", "retinanet", "SingleStream", 4.830777, "Latency (ms)", None),
+    ("closed", "Dell", "XR8620_L4x1_TRT", "retinanet", "MultiStream", 42.019927, "Latency (ms)", None),
+    ("closed", "UntetherAI", "h13_u1_slim", "resnet50", "SingleStream", 0.121029, "Latency (ms)", None),
+    ("closed", "Intel", "1-node-2S-EMR-PyTorch", "resnet50", "Offline", 25204.5, "Samples/s", 75.730),
+    ("closed", "Intel", "1-node-2S-EMR-PyTorch", "bert-99", "Server", 1281.58, "Queries/s", 90.53885196505269),
+    ("closed", "Intel", "1-node-2S-EMR-PyTorch", "3d-unet-99.9", "Offline", 1.93632, "Samples/s", None),
+    ("open", "NeuralMagic", "4xH100-SXM-80GB_vLLM_GPTQ-reference-cpu-pytorch-v2.3.1-default_config", "llama2-70b-99",
+     "Offline", 1577.11, "Tokens/s", None),
+])
+def test_results_read_by_hand_from_the_loadgen_logs(v41, division, submitter, system, model, scenario, value, unit,
+                                                    accuracy):
+    r = v41.results
+    hit = r[(r.division == division) & (r.submitter == submitter) & (r.system_id == system) & (r.model == model)
+            & (r.scenario == scenario)]
+    assert len(hit) == 1
+    row = hit.iloc[0]
+    assert row.result == pytest.approx(value, rel=1e-12) and row.unit == unit
+    assert row.valid, row.status_detail
+    if accuracy is not None:
+        assert row.accuracy == pytest.approx(accuracy, rel=1e-12) and row.accuracy_target_met
+
+
 def test_every_published_result_is_valid_and_scored(v41):
     r = v41.results
     assert len(r) == 937 and r["result"].notna().all()

@@ -335,3 +335,47 @@ def test_a_copy_without_any_audit_verdicts_says_so_instead_of_failing_every_resu
         "mAP=53.0\nhash=1\n", {"TEST01": PASS_PERF}, inside=True)
     resnet = one(run(top, "inference-v6.0"), "resnet", "Offline")  # the submitter has verdicts: now required
     assert not resnet.valid and "compliance test missing: TEST01, TEST04" in resnet.status_detail
+
+
+# MLCommons' submission checker for v4.1 (mlcommons/inference, tools/submission/submission_checker.py,
+# MODEL_CONFIG["v4.1"]: "seeds" and "accuracy-target" / "accuracy-upper-limit"), written here as it
+# reads there, so the rules table is checked against the checker, not against itself.
+CHECKER_V41_SEEDS = {"qsl_rng_seed": 3066443479025735752, "sample_index_rng_seed": 10688027786191513374,
+                     "schedule_rng_seed": 14962580496156340209}
+CHECKER_V41_BOUNDS = {
+    "resnet": [("acc", 76.46 * 0.99, None)],
+    "retinanet": [("mAP", 37.55 * 0.99, None)],
+    "bert-99": [("F1", 90.874 * 0.99, None)],
+    "bert-99.9": [("F1", 90.874 * 0.999, None)],
+    "dlrm-v2-99": [("AUC", 80.31 * 0.99, None)],
+    "dlrm-v2-99.9": [("AUC", 80.31 * 0.999, None)],
+    "3d-unet-99": [("DICE", 0.86170 * 0.99, None)],
+    "3d-unet-99.9": [("DICE", 0.86170 * 0.999, None)],
+    "gptj-99": [("ROUGE1", 42.9865 * 0.99, None), ("ROUGE2", 20.1235 * 0.99, None),
+                ("ROUGEL", 29.9881 * 0.99, None), ("GEN_LEN", 4016878 * 0.9, None)],
+    "gptj-99.9": [("ROUGE1", 42.9865 * 0.999, None), ("ROUGE2", 20.1235 * 0.999, None),
+                  ("ROUGEL", 29.9881 * 0.999, None), ("GEN_LEN", 4016878 * 0.9, None)],
+    "llama2-70b-99": [("ROUGE1", 44.4312 * 0.99, None), ("ROUGE2", 22.0352 * 0.99, None),
+                      ("ROUGEL", 28.6162 * 0.99, None), ("TOKENS_PER_SAMPLE", 294.45 * 0.9, 294.45 * 1.1)],
+    "llama2-70b-99.9": [("ROUGE1", 44.4312 * 0.999, None), ("ROUGE2", 22.0352 * 0.999, None),
+                        ("ROUGEL", 28.6162 * 0.999, None), ("TOKENS_PER_SAMPLE", 294.45 * 0.9, 294.45 * 1.1)],
+    "stable-diffusion-xl": [("CLIP_SCORE", 31.68631873, 31.81331801), ("FID_SCORE", 23.01085758, 23.95007626)],
+    "mixtral-8x7b": [("ROUGE1", 45.4911 * 0.99, None), ("ROUGE2", 23.2829 * 0.99, None),
+                     ("ROUGEL", 30.3615 * 0.99, None), ("TOKENS_PER_SAMPLE", 145.9 * 0.9, 145.9 * 1.1),
+                     ("gsm8k_accuracy", 73.78 * 0.99, None), ("mbxp_accuracy", 60.12 * 0.99, None)],
+}
+
+
+def test_v41_seeds_are_the_checkers():
+    rules = checker_rules.RULES[(4, 1)]
+    assert {key.removeprefix("effective_"): int(value) for key, value in rules.seeds.items()} == CHECKER_V41_SEEDS
+
+
+@pytest.mark.parametrize("model", sorted(CHECKER_V41_BOUNDS))
+def test_v41_accuracy_targets_are_the_checkers(model):
+    bounds = checker_rules.accuracy_bounds(checker_rules.RULES[(4, 1)], model)
+    expected = CHECKER_V41_BOUNDS[model]
+    assert [name for name, *_ in bounds] == [name for name, *_ in expected]
+    for (_, low, high), (_, want_low, want_high) in zip(bounds, expected):
+        assert low == pytest.approx(want_low, rel=1e-12)
+        assert (high is None and want_high is None) or high == pytest.approx(want_high, rel=1e-12)
