@@ -155,3 +155,36 @@ def test_runs_whose_start_and_stop_are_both_missing_are_unreadable():
     sets = runs[["round", "division", "submitter", "system_id", "benchmark"]].iloc[:1]
     row = score_runs(runs, sets, V10, {}).iloc[0]
     assert row.status == "invalid" and "(1 unreadable, 1 not converged)" in row.status_detail
+
+
+def sets_frame(*sets: dict) -> pd.DataFrame:
+    base = {"round": "training-v1.0", "division": "closed", "submitter": "Acme", "system_id": "x1",
+            "benchmark": "resnet", "absent": 0, "misnamed": 0}
+    return pd.DataFrame([{**base, **s} for s in sets])
+
+
+def five_runs(**fields) -> pd.DataFrame:
+    return runs_frame([{"run": f"result_{i}", "converged": True, "time_to_train_min": m, **fields}
+                       for i, m in enumerate([30.0, 31.0, 29.0, 35.0, 28.0])])
+
+
+def test_a_set_with_no_result_files_is_incomplete_not_given_other_sets_runs():
+    table = score_runs(five_runs(), sets_frame({}, {"system_id": "empty"}), V10, {})
+    assert table.status.tolist() == ["ok", "incomplete"]
+    assert table.iloc[1].runs_found == 0 and table.iloc[1].status_detail == "incomplete: 0 of 5 runs present"
+
+
+def test_a_benchmark_outside_the_round_is_noted_and_a_round_without_a_list_notes_none():
+    runs = five_runs(benchmark="llama2_70b_lora")
+    runs = pd.concat([runs, runs.assign(run=runs["run"] + "b")], ignore_index=True)  # 10 runs, as the benchmark needs
+    sets = sets_frame({"benchmark": "llama2_70b_lora"})
+    assert "is not a training-v1.0 benchmark" in score_runs(runs, sets, V10, {}).iloc[0].status_detail
+    unlisted = rounds.parse_round("training-v0.5")  # mlperf-logging lists no benchmarks for it: none is outside
+    assert score_runs(runs.assign(round="training-v0.5"), sets.assign(round="training-v0.5"), unlisted,
+                      {}).iloc[0].status_detail == "ok"
+
+
+def test_misnamed_files_are_mentioned_whenever_the_set_is_not_scored():
+    unknown = five_runs(benchmark="teleport")
+    row = score_runs(unknown, sets_frame({"benchmark": "teleport", "misnamed": 2}), V10, {}).iloc[0]
+    assert row.status == "unknown_benchmark" and "(2 other files in the folder are not named result_*.txt)" in row.status_detail
