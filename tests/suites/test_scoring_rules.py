@@ -170,7 +170,7 @@ def five_runs(**fields) -> pd.DataFrame:
 
 def test_a_set_with_no_result_files_is_incomplete_not_given_other_sets_runs():
     table = score_runs(five_runs(), sets_frame({}, {"system_id": "empty"}), V10, {})
-    assert table.status.tolist() == ["ok", "incomplete"]
+    assert table.status.tolist() == ["ok", "incomplete"] and table.iloc[0].status_detail == "ok"
     assert table.iloc[1].runs_found == 0 and table.iloc[1].status_detail == "incomplete: 0 of 5 runs present"
 
 
@@ -188,3 +188,13 @@ def test_misnamed_files_are_mentioned_whenever_the_set_is_not_scored():
     unknown = five_runs(benchmark="teleport")
     row = score_runs(unknown, sets_frame({"benchmark": "teleport", "misnamed": 2}), V10, {}).iloc[0]
     assert row.status == "unknown_benchmark" and "(2 other files in the folder are not named result_*.txt)" in row.status_detail
+
+
+def test_the_first_run_failing_the_checker_is_the_one_named():
+    runs = five_runs(compliant=True, failed_check="")
+    runs.loc[[1, 3], "compliant"] = False
+    runs.loc[1, "failed_check"], runs.loc[3, "failed_check"] = "init too long", "no eval"
+    row = score_runs(runs, sets_frame({}), V10, {}).iloc[0]
+    assert row.status == "not_converged" and row.runs_noncompliant == 2
+    assert "(2 converged run(s) failed MLCommons' compliance checker" in row.status_detail
+    assert row.status_detail.endswith("count as not converged; result_1: init too long)")
