@@ -18,6 +18,11 @@ WATTS = [1000.0, 500.0, 2000.0, 100.0, 1500.0]  # per run: energy order differs 
 EFFICIENCY, SWITCH_WATTS = 0.9, 100.0
 
 
+def exactly(value: float):
+    """Equal up to float rounding: a joule off (of millions) is a wrong number, which approx's 1e-6 would hide."""
+    return pytest.approx(value, rel=1e-12, abs=0)
+
+
 def node_log(watts: float, seconds: int = 60) -> bytes:
     start = T0 + 5_000
     lines = [mllog("power_measurement_start", start), mllog("conversion_eff", start, EFFICIENCY)]
@@ -62,34 +67,34 @@ def joules(i: int, switches: bool = True) -> float:
 def test_run_energy_integrates_nodes_and_switches_over_time_to_train():
     files = power_files()
     logs = power.find_power_logs(list(files))[FOLDER]
-    assert power.run_energy(files.__getitem__, logs, "result_1", 31 * 60_000, RULESET) == pytest.approx(joules(1))
-    assert joules(1) == pytest.approx(1000 * 31 * 60)
+    assert power.run_energy(files.__getitem__, logs, "result_1", 31 * 60_000, RULESET) == exactly(joules(1))
+    assert joules(1) == exactly(1000 * 31 * 60)
 
 
 def test_average_keeps_the_runs_the_time_score_keeps():
     # by time to train the 28- (run 4) and 35-minute (run 3) runs are dropped: runs 0, 1, 2 remain
     value, note = energy(power_files())
-    assert note == "" and value == pytest.approx((joules(0) + joules(1) + joules(2)) / 3)
-    assert value == pytest.approx(3_906_000.0)
+    assert note == "" and value == exactly((joules(0) + joules(1) + joules(2)) / 3)
+    assert value == exactly(3_906_000.0)
 
 
 def test_without_switch_logs_only_the_nodes_count():
     value, _ = energy(power_files(switches=False))
-    assert value == pytest.approx((joules(0, False) + joules(1, False) + joules(2, False)) / 3)
+    assert value == exactly((joules(0, False) + joules(1, False) + joules(2, False)) / 3)
 
 
 def test_scaling_factor_multiplies_the_energy():
     value, _ = energy(power_files(), factor=2.0)
-    assert value == pytest.approx(2 * 3_906_000.0)
+    assert value == exactly(2 * 3_906_000.0)
 
 
 def test_a_run_that_does_not_count_is_the_dropped_slowest():
     # run 3 (35 min) does not count: it is the one slowest dropped; the fastest (run 4) is dropped: 2, 0, 1
     value, _ = energy(power_files(skip=3), counted=[True, True, True, False, True])
-    assert value == pytest.approx((joules(0) + joules(1) + joules(2)) / 3)
+    assert value == exactly((joules(0) + joules(1) + joules(2)) / 3)
     # run 1 (31 min) does not count instead: 4 goes as the fastest, 2, 0 and 3 remain
     value, _ = energy(power_files(), counted=[True, False, True, True, True])
-    assert value == pytest.approx((joules(2) + joules(0) + joules(3)) / 3)
+    assert value == exactly((joules(2) + joules(0) + joules(3)) / 3)
 
 
 def test_more_runs_left_out_than_may_be_dropped_gives_no_energy():
@@ -138,7 +143,22 @@ def test_add_energy_fills_scored_sets_and_notes_incomplete_ones():
     files.update({k.replace("/x1/", "/x2/"): v for k, v in power_files(skip=0).items()})
     out = power.add_energy(results, pd.concat([frame, other]), power.find_power_logs(list(files)),
                            files.__getitem__, RULESET)
-    assert out.loc[0, "energy_j"] == pytest.approx(2 * 3_906_000.0) and out.loc[0, "status_detail"] == "ok"
+    assert out.loc[0, "energy_j"] == exactly(2 * 3_906_000.0) and out.loc[0, "status_detail"] == "ok"
+    unscaled = power.add_energy(pd.DataFrame([results_row(factor=None)]), pd.concat([frame, other]),
+                                power.find_power_logs(list(files)), files.__getitem__, RULESET)
+    assert unscaled.loc[0, "energy_j"] == exactly(3_906_000.0)
     assert out.loc[1, "energy_j"] is None
     assert out.loc[1, "status_detail"].startswith("not_converged (power logs incomplete (result_0: ")
     assert "energy_j" not in results.columns  # the input table is left as it was
+
+
+def test_only_scored_sets_get_an_energy():
+    # full power logs, but the set is not scored (too few result files, or a benchmark mlperf-logging
+    # does not know): no energy to print beside a missing score
+    frame = runs().assign(round="training-v4.1", division="closed", submitter="Acme", system_id="x1",
+                          benchmark="resnet", converged=True)
+    files = power_files()
+    for status in ("incomplete", "unknown_benchmark", "invalid"):
+        out = power.add_energy(pd.DataFrame([results_row(status)]), frame, power.find_power_logs(list(files)),
+                               files.__getitem__, RULESET)
+        assert out.loc[0, "energy_j"] is None, status
