@@ -144,7 +144,7 @@ def test_add_energy_fills_scored_sets_and_notes_incomplete_ones():
     out = power.add_energy(results, pd.concat([frame, other]), power.find_power_logs(list(files)),
                            files.__getitem__, RULESET)
     assert out.loc[0, "energy_j"] == exactly(2 * 3_906_000.0) and out.loc[0, "status_detail"] == "ok"
-    unscaled = power.add_energy(pd.DataFrame([results_row(factor=None)]), pd.concat([frame, other]),
+    unscaled = power.add_energy(pd.DataFrame([results_row(factor=None)], dtype=object), pd.concat([frame, other]),
                                 power.find_power_logs(list(files)), files.__getitem__, RULESET)
     assert unscaled.loc[0, "energy_j"] == exactly(3_906_000.0)
     assert out.loc[1, "energy_j"] is None
