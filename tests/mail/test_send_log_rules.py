@@ -109,3 +109,14 @@ def test_dropped_connections_and_socket_errors_are_retried():
         "transient", "connection dropped: server closed the connection")
     assert classify(ConnectionResetError("reset")) == ("transient", "ConnectionResetError: reset")
     assert classify(ValueError("odd")) == ("permanent", "ValueError: odd")
+
+
+def test_log_and_lock_create_the_whole_folder_path(tmp_path):
+    """A first send of a round whose output folder does not exist yet (``output/<round>/mail/``)."""
+    path = tmp_path / "output" / "training-v9.9" / "mail" / "sent.jsonl"
+    with sendlog.exclusive(path):
+        sendlog.append(path, entry("sent"))
+    assert sendlog.sent_keys(sendlog.read_entries(path)) == {("ann@example.org", SHA)}
+    other = tmp_path / "elsewhere" / "round" / "mail" / "sent.jsonl"
+    with sendlog.exclusive(other):  # the lock alone, before anything was logged
+        assert other.parent.is_dir()
