@@ -162,3 +162,18 @@ def test_only_scored_sets_get_an_energy():
         out = power.add_energy(pd.DataFrame([results_row(status)]), frame, power.find_power_logs(list(files)),
                                files.__getitem__, RULESET)
         assert out.loc[0, "energy_j"] is None, status
+
+
+def test_a_scored_row_without_runs_gets_no_energy_and_no_crash():
+    frame = runs().assign(round="training-v4.1", division="closed", submitter="Acme", system_id="x1",
+                          benchmark="resnet", converged=True)
+    files = power_files()
+    lone = pd.DataFrame([{**results_row(), "system_id": "no-runs"}])
+    out = power.add_energy(lone, frame, power.find_power_logs(list(files)), files.__getitem__, RULESET)
+    assert out.loc[0, "energy_j"] is None and out.loc[0, "status_detail"] == "ok"
+
+
+def test_the_note_names_at_most_three_runs_without_logs():
+    files = {k: v for k, v in power_files().items() if "/node_" not in k or "result_4" in k}
+    _, note = energy(files)
+    assert [f"result_{i}:" in note for i in range(5)] == [True, True, True, False, False]
