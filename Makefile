@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help venv report test bench fuzz data system-deps clean
+.PHONY: help venv report test bench fuzz mutate data system-deps clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -38,6 +38,12 @@ bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs .
 
 fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (figures in docs/FUZZING.md)
 	$(PY) bench/fuzz.py
+
+MUTATE := .venv-mutate
+mutate: venv  ## mutation testing (cosmic-ray) of scoring, compliance, power, Inference rules, send log (~1 h; not in `make test`)
+	@test -x $(MUTATE)/bin/cosmic-ray || { $(PYTHON) -m venv $(MUTATE) && \
+	  $(MUTATE)/bin/pip install --quiet --disable-pip-version-check -r requirements-mutate.txt; }
+	$(PY) mutation/run.py --cosmic-ray $(MUTATE)/bin $(MODULES)
 
 data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
 	for v in 0.7 1.0 1.1 4.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \

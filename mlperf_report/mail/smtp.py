@@ -173,7 +173,7 @@ def classify(error: BaseException) -> tuple[str, str]:
         kind = "permanent" if 500 <= code < 600 else "transient"
         return kind, _reply(code, error.smtp_error)
     if isinstance(error, smtplib.SMTPServerDisconnected):
-        return "transient", f"connection dropped: {error or 'server closed the connection'}"
+        return "transient", f"connection dropped: {str(error) or 'server closed the connection'}"
     if isinstance(error, OSError):
         return "transient", f"{type(error).__name__}: {error}"
     return "permanent", f"{type(error).__name__}: {error}"

@@ -16,6 +16,9 @@ from trees import T0, mllog, run_log, system_json, write
 
 V41 = rounds.parse_round("training-v4.1")
 MINUTES = [30.0, 31.0, 29.0, 35.0, 28.0]
+# each run draws its own power, so ordering the runs by energy instead of time to train keeps other runs:
+# by time the 28- and 35-minute runs go; by energy the 35-minute (9,800 W min) and 29-minute ones would
+WATTS = [1000.0, 500.0, 2000.0, 100.0, 1500.0]
 NODE_WATTS, EFFICIENCY, SWITCH_WATTS = 1000.0, 0.9, 100.0
 
 
@@ -39,7 +42,7 @@ def power_tree(root: Path, skip_nodes_of: int | None = None) -> Path:
         write(root, f"{folder}/result_{i}.txt", run_log(minutes, seed=i))
         if i != skip_nodes_of:
             for node in range(2):
-                write(root, f"{folder}/power/result_{i}/node_{node}.txt", node_log(60 + 7 * i))
+                write(root, f"{folder}/power/result_{i}/node_{node}.txt", node_log(60 + 7 * i, WATTS[i]))
         write(root, f"{folder}/power/result_{i}/sw_0.txt", switch_log())
     write(root, "Acme/results/x1/bert/result_0.txt", run_log(20.0))  # a set without power logs
     return root
@@ -59,10 +62,12 @@ def row(res, benchmark: str) -> pd.Series:
 
 def test_energy_to_train_as_the_summarizer_scores_it(tmp_path):
     res = run_ingest(power_tree(tmp_path / "t"))
-    # each run: two nodes at 1000 W (x 0.9 conversion) and a 100 W switch estimate, over its time to
-    # train; olympic average ordered by time: the 28- and 35-minute runs are dropped, 30 min remains
-    expected = (2 * NODE_WATTS * EFFICIENCY + SWITCH_WATTS) * 30.0 * 60
-    assert row(res, "resnet").energy_j == pytest.approx(expected)
+    # each run: two nodes at its wattage (x 0.9 conversion) and a 100 W switch estimate, over its time to
+    # train; olympic average ordered by time: the 28- and 35-minute runs are dropped, runs 0, 1 and 2 remain
+    per_run = [(2 * w * EFFICIENCY + SWITCH_WATTS) * m * 60 for w, m in zip(WATTS, MINUTES)]
+    assert per_run[:3] == pytest.approx([1900 * 30 * 60, 1000 * 31 * 60, 3700 * 29 * 60])  # the arithmetic, by hand
+    assert row(res, "resnet").energy_j == pytest.approx((1900 * 30 + 1000 * 31 + 3700 * 29) * 60 / 3)
+    assert row(res, "resnet").energy_j == pytest.approx(3_906_000.0)
     assert pd.isna(row(res, "bert").energy_j)
     assert res.manifest["counts"]["power_files"] == 15
     assert not any("/power/" in item["file"] for item in res.manifest["ignored"])

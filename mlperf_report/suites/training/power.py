@@ -115,8 +115,9 @@ def add_energy(results: pd.DataFrame, runs: pd.DataFrame, power: dict[str, Power
         if logs is None:
             continue
         counted, _ = counted_runs(group)
+        factor = row["scaling_factor"]  # iterrows turns a missing factor (None) into NaN, which `or` keeps
         energy, note = set_energy(read, logs, group, counted, rounds.dropped_each_side(row["benchmark"]),
-                                  float(row["scaling_factor"] or 1.0), ruleset)
+                                  float(factor) if pd.notna(factor) and factor else 1.0, ruleset)
         if row["status"] == "ok" and energy is not None:
             results.at[index, "energy_j"] = energy
         if note:
