@@ -40,7 +40,7 @@ fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (fig
 	$(PY) bench/fuzz.py
 
 MUTATE := .venv-mutate
-mutate: venv  ## mutation testing (cosmic-ray) of scoring, compliance, power, Inference rules, send log (~1 h; not in `make test`)
+mutate: venv  ## mutation testing (cosmic-ray) of scoring, compliance, power, Inference rules, send log (1-2 h; not in `make test`)
 	@test -x $(MUTATE)/bin/cosmic-ray || { $(PYTHON) -m venv $(MUTATE) && \
 	  $(MUTATE)/bin/pip install --quiet --disable-pip-version-check -r requirements-mutate.txt; }
 	$(PY) mutation/run.py --cosmic-ray $(MUTATE)/bin $(MODULES)
