@@ -40,10 +40,13 @@ fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (fig
 	$(PY) bench/fuzz.py
 
 MUTATE := .venv-mutate
-mutate: venv  ## mutation testing (cosmic-ray) of scoring, compliance, power, Inference rules, send log (~1 h; not in `make test`)
-	@test -x $(MUTATE)/bin/cosmic-ray || { $(PYTHON) -m venv $(MUTATE) && \
-	  $(MUTATE)/bin/pip install --quiet --disable-pip-version-check -r requirements-mutate.txt; }
+mutate: venv $(MUTATE)/.installed  ## mutation testing (cosmic-ray) of scoring, compliance, power, Inference rules, send log (1-2 h; not in `make test`)
 	$(PY) mutation/run.py --cosmic-ray $(MUTATE)/bin $(MODULES)
+
+$(MUTATE)/.installed: requirements-mutate.txt
+	@test -x $(MUTATE)/bin/python || $(PYTHON) -m venv $(MUTATE)
+	$(MUTATE)/bin/pip install --quiet --disable-pip-version-check -r requirements-mutate.txt
+	@touch $@
 
 data: venv  ## re-create the embedded data/<round>/ tables from ../shared/mlperf with our own ingest
 	for v in 0.7 1.0 1.1 4.1; do $(PY) build.py ingest ../shared/mlperf/training_results_v$$v.zip \

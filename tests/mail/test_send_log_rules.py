@@ -120,3 +120,6 @@ def test_log_and_lock_create_the_whole_folder_path(tmp_path):
     other = tmp_path / "elsewhere" / "round" / "mail" / "sent.jsonl"
     with sendlog.exclusive(other):  # the lock alone, before anything was logged
         assert other.parent.is_dir()
+    unlocked = tmp_path / "third" / "round" / "mail" / "sent.jsonl"
+    sendlog.append(unlocked, entry("failed"))  # the log alone, without the lock that made the folder
+    assert [e["status"] for e in sendlog.read_entries(unlocked)] == ["failed"]

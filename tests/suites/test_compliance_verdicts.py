@@ -28,17 +28,17 @@ def test_a_run_over_the_initialisation_limit_fails_with_the_check_in_words():
 
 def test_corrupted_mllog_lines_fail_the_file_and_are_counted():
     lines = compliant_log(30.0).splitlines(keepends=True)
-    for i in (14, 15):
-        lines[i] = lines[i][:45] + "step 812 loss=0.41" + lines[i][45:]  # another process wrote mid-line
+    lines[14] = lines[14][:45] + "step 812 loss=0.41" + lines[14][45:]  # another process wrote mid-line
+    lines[15] = lines[15][:60] + "\n"  # and a line cut short
     verdict = compliance.check_bytes("".join(lines).encode(), RULESET)
-    assert not verdict.compliant and verdict.problem == ""
-    assert verdict.failed_check.startswith("2 MLLOG line(s) are corrupted and do not parse (first: ")
+    assert verdict == Verdict(False, "2 MLLOG line(s) are corrupted and do not parse (first: Expecting ',' delimiter)")
 
 
 def test_a_file_the_checker_cannot_judge_is_a_problem_not_a_crash():
     verdict = compliance.check_bytes(compliant_log(30.0, accuracy="n/a").encode(), RULESET)
     assert verdict.compliant is False and verdict.failed_check == "the compliance checker could not check this file"
-    assert verdict.problem.startswith("compliance checker failed on this file (") and "not compliant" in verdict.problem
+    assert verdict.problem == ("compliance checker failed on this file (TypeError: '<' not supported between "
+                               "instances of 'str' and 'float'); counted as not compliant")
 
 
 def test_a_failed_verdict_does_not_leak_into_the_next_file():
@@ -50,6 +50,8 @@ def test_checker_messages_in_one_line():
     message = "Key init_stop:\n  context dump\n  more dump\nfailed test: init < 30 min\nfailed test: other\n"
     assert compliance._in_words(message) == "Key init_stop; failed test: init < 30 min; failed test: other"
     assert compliance._in_words("  \n \n") == "failed a compliance check"
+    assert compliance._in_words("Key run_stop:\nfailed test: a\n") == "Key run_stop; failed test: a"
+    assert compliance._in_words("failed test: b\n  dump\n") == "failed test: b"
     long = compliance._in_words("x" * 500)
     assert len(long) == compliance.MAX_WORDS and long.endswith("…")
     assert compliance._in_words("y" * compliance.MAX_WORDS) == "y" * compliance.MAX_WORDS

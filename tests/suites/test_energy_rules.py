@@ -111,7 +111,8 @@ def test_unreadable_node_log_names_the_file():
     files = power_files()
     files[f"{FOLDER}/power/result_0/node_1.txt"] = b"not a log\n"
     value, note = energy(files)
-    assert value is None and note.startswith("power logs incomplete (result_0: result_0/node_1.txt: ")
+    assert value is None  # the summarizer's own words after the file's name
+    assert note == "power logs incomplete (result_0: result_0/node_1.txt: Power start timestamp not found); no energy result"
 
 
 def test_power_files_are_grouped_by_result_set_and_run():
@@ -177,3 +178,14 @@ def test_the_note_names_at_most_three_runs_without_logs():
     files = {k: v for k, v in power_files().items() if "/node_" not in k or "result_4" in k}
     _, note = energy(files)
     assert [f"result_{i}:" in note for i in range(5)] == [True, True, True, False, False]
+
+
+def test_a_set_without_power_logs_does_not_stop_the_sets_after_it():
+    frame = runs().assign(round="training-v4.1", division="closed", submitter="Acme", system_id="x1",
+                          benchmark="resnet", converged=True)
+    bert = frame.assign(benchmark="bert", file=frame["file"].str.replace("resnet", "bert"))
+    results = pd.DataFrame([{**results_row(), "benchmark": "bert"}, results_row()])
+    files = power_files()
+    out = power.add_energy(results, pd.concat([bert, frame]), power.find_power_logs(list(files)),
+                           files.__getitem__, RULESET)
+    assert out.loc[0, "energy_j"] is None and out.loc[1, "energy_j"] == exactly(3_906_000.0)
