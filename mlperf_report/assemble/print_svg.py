@@ -30,6 +30,7 @@ _GROUP = re.compile(
     r"(?P<uses>(?:\s*<use\s[^>]*/>)+)\s*</g>",
     re.DOTALL,
 )
+_LIGATURE = re.compile("ffi|ffl|ff|fi|fl")
 _USE_ID = re.compile(r'xlink:href="#([^"]+)"')
 _SVG_IMG = re.compile(r'(<img\b[^>]*?\ssrc=")data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)(")')
 #: matplotlib's text-to-path size: glyph outlines are drawn at 100 units per em, then scaled.
@@ -43,7 +44,8 @@ def _as_text(match: re.Match, labels: list[str]) -> str:
     if "$" in label or "- -" in label or not label.strip():
         return match.group(0)
     glyphs = _USE_ID.findall(match.group("uses"))
-    if len(glyphs) != len(unescape(label)):  # one <use> per character, spaces too: else not what is drawn
+    # one <use> per character, spaces too, or per ligature ("Offline": matplotlib shapes "ffl" as one glyph)
+    if len(glyphs) not in (len(unescape(label)), len(_LIGATURE.sub("L", unescape(label)))):
         return match.group(0)
     fonts = set()
     for glyph in glyphs:
