@@ -156,13 +156,20 @@ def submissions(results: pd.DataFrame) -> pd.DataFrame:
     return table.reindex(columns=[s for s in SCENARIOS if s in table.columns]).reset_index()
 
 
+def result_places(values, scenario: str) -> int:
+    """Decimals of one scenario's results in the table and on its bars: the same figures in both
+    (three significant digits of the smallest, at least one decimal, three for latencies)."""
+    from mlperf_report.i18n import formatting
+
+    return formatting.places_for(values, 3 if scenario in LATENCY_SCENARIOS else 1)
+
+
 def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     """The ranked results of one scenario as a table (every one, not only the charted best)."""
     from mlperf_report.i18n import formatting
     from mlperf_report.i18n.labels import label
 
-    places = formatting.places_for(data["result"], 3 if data.empty or data["scenario"].iloc[0] in LATENCY_SCENARIOS
-                                   else 1)
+    places = result_places(data["result"], "SingleStream" if data.empty else data["scenario"].iloc[0])
     unit = "" if data.empty else f" ({data['unit'].iloc[0]})"
 
     def category(text: str) -> str:
