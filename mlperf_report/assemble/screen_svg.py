@@ -22,9 +22,6 @@ _PROLOG = re.compile(r"^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE[^>]*>\s*)?", re.DO
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _IMG = re.compile(r'<img\b[^>]*?\ssrc="data:image/svg\+xml;base64,(?P<data>[A-Za-z0-9+/=]+)"[^>]*>')
 _ALT = re.compile(r'\salt="([^"]*)"')
-_DEFINED = re.compile(r'<(?P<tag>path|clipPath|pattern|linearGradient|radialGradient)\b[^>]*?\sid="(?P<id>[^"]+)"'
-                      r'[^>]*?(?:/>|>.*?</(?P=tag)>)', re.DOTALL)
-_REFERENCE = re.compile(r'(?:xlink:href="#|url\(#)([^")]+)')
 _GROUP_ID = re.compile(r'<g id="[^"]*"')
 _SVG_OPEN = re.compile(r"<svg\b")
 
@@ -34,23 +31,7 @@ def compact_svg(svg: str, defined: set[str]) -> str:
     unused or already in ``defined`` (the ids earlier charts of the page defined; updated)."""
     svg, _ = print_svg.glyphs_to_text(svg)
     svg = _GROUP_ID.sub("<g", _COMMENT.sub("", _PROLOG.sub("", svg)))  # "patch_1" in every chart, never referenced
-    used = set(_REFERENCE.findall(svg))
-
-    def keep(match: re.Match) -> str:
-        ident = match.group("id")
-        if (ident not in used or ident in defined) and _is_definition(svg, match):
-            return ""
-        if ident in used:
-            defined.add(ident)
-        return match.group(0)
-
-    return _DEFINED.sub(keep, svg)
-
-
-def _is_definition(svg: str, match: re.Match) -> bool:
-    """Only elements inside ``<defs>`` are definitions (a drawn path may carry an id too)."""
-    opened, closed = svg.rfind("<defs>", 0, match.start()), svg.rfind("</defs>", 0, match.start())
-    return opened > closed
+    return print_svg.drop_definitions(svg, defined)
 
 
 def inline_charts(page: str) -> str:
