@@ -130,7 +130,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
                                         scenario=_scenario(scenario, lang))))
     ax.set_xlabel(label("inference.scaling.x", lang))
     ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
-    ax.legend(fontsize=6, ncol=2, loc="best")
+    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
     return ax
 
 
@@ -165,5 +165,5 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
     ax.set_ylabel("")
     ax.set_title(style.wrap_title(label("inference.ror.title", lang, model=models.title(model, lang),
                                         previous=previous, round=round_id)))
-    ax.legend(fontsize=6, ncol=2, loc="best")
+    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
     return ax
