@@ -34,6 +34,7 @@ bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs .
 	$(PY) bench/notebooks_speed.py
 	$(PY) bench/report_speed.py
 	$(PY) bench/build_speed.py
+	$(PY) bench/inference_build.py
 	$(PY) bench/hostile_inputs.py
 
 fuzz: venv  ## property-based fuzzing of the input readers, 100,000+ inputs (figures in docs/FUZZING.md)

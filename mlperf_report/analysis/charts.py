@@ -70,8 +70,9 @@ def _groups(data: pd.DataFrame, focus, baseline: tuple[str, str] | None) -> list
     return out
 
 
-def log_axes(ax, *, x: bool) -> None:
-    """Log scales with plain numbers (4, 8, 16 accelerators; 2, 5, 10, 20 minutes), not 2^n or 10^n."""
+def log_axes(ax, *, x: bool, values=None) -> None:
+    """Log scales with plain numbers (4, 8, 16 accelerators; 2, 5, 10, 20 minutes), not 2^n or 10^n;
+    ``values(number) -> text`` formats the y ticks instead (e.g. compact: 250K, 1.2M)."""
     from matplotlib import ticker
 
     plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
@@ -82,7 +83,7 @@ def log_axes(ax, *, x: bool) -> None:
         ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_yscale("log")
     ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain if values is None else ticker.FuncFormatter(lambda value, _: values(value)))
     ax.yaxis.set_minor_formatter(ticker.NullFormatter())
 
 

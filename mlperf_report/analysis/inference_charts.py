@@ -11,6 +11,7 @@ import seaborn as sns
 
 from mlperf_report.analysis import style
 from mlperf_report.analysis.charts import log_axes, system_labels
+from mlperf_report.analysis.inference_tables import result_places
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import label
 from mlperf_report.suites.inference import models, power
@@ -19,6 +20,9 @@ from mlperf_report.suites.inference.metrics import higher_is_better
 _COLORS = {"focus": style.FOCUS_COLOR, "other": style.OTHER_COLOR}
 #: Most bars a ranking shows (the best ones); the table beside it lists them all.
 MAX_BARS = 25
+#: Columns (a CJK character counts two) of one line of a bar's name; a name takes at most two lines,
+#: shortened with "…" past them, so the bars keep most of the width; the table beside has it in full.
+NAME_COLUMNS = 30
 
 
 def _axes(ax):
@@ -38,17 +42,44 @@ def _labelled(df: pd.DataFrame, focus: str | None, lang: str) -> pd.DataFrame:
     return shown.assign(_label=system_labels(shown, lang), _group=group)
 
 
-def _bars(ax, df: pd.DataFrame, value: str, minimum_places: int) -> None:
-    """Horizontal bars labelled with their values (small values keep three significant digits)."""
-    fmt = "{:,.%df}" % formatting.places_for(df[value], minimum_places)
+def short_name(text: str, columns: int = NAME_COLUMNS) -> str:
+    """A bar's name in at most two lines of ``columns``, the second ending in "…" when cut."""
+    lines = style.wrap_title(text, width=columns).split("\n")
+    if len(lines) <= 2:
+        return "\n".join(lines)
+    second = style.wrap_title(lines[1], width=columns - 2).split("\n")[0]
+    return f"{lines[0]}\n{second}…"
+
+
+def compact_ticks(axis, lang: str) -> None:
+    """At most five value ticks, in ``lang``'s short compact form (250K, 1.2M; 25萬)."""
+    from matplotlib import ticker
+
+    axis.set_major_locator(ticker.MaxNLocator(nbins=5))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda value, _: formatting.compact(value, lang)))
+
+
+def _bars(ax, df: pd.DataFrame, value: str, places: int, lang: str) -> None:
+    """Horizontal bars labelled with their values at ``places`` (the table's), names shortened."""
     order = df["_label"].tolist()
     hue = [g for g in ("focus", "other") if (df["_group"] == g).any()]
     sns.barplot(data=df, x=value, y="_label", hue="_group", order=order, hue_order=hue, palette=_COLORS,
                 dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
     for container in ax.containers:
-        ax.bar_label(container, fmt=fmt, padding=2, fontsize=7)
+        ax.bar_label(container, fmt=lambda v: formatting.fixed(v, places, lang), padding=2, fontsize=7)
+    ax.set_yticks(range(len(order)), [short_name(name) for name in order], fontsize=7, linespacing=0.95)
+    compact_ticks(ax.xaxis, lang)
     ax.set_ylabel("")
-    ax.margins(x=0.15)
+    ax.margins(x=0.18)
+
+
+def _title(ax, text: str) -> None:
+    """The chart's title over the whole figure (not the bars), wrapped to fit it."""
+    ax.figure.suptitle(style.wrap_title(text), fontsize=10, fontweight="bold")
+
+
+def _xlabel(ax, text: str) -> None:
+    ax.set_xlabel(style.wrap_title(text, width=70))
 
 
 def _scenario(scenario: str, lang: str) -> str:
@@ -61,11 +92,10 @@ def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None 
     if data.empty:
         return _note(ax, label("empty", lang))
     df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "result", 0 if higher_is_better(scenario) else 2)
+    _bars(ax, df, "result", result_places(data["result"], scenario), lang)
     unit = str(df["unit"].iloc[0])
-    title = label("inference.rank.title", lang, model=models.title(model, lang), scenario=_scenario(scenario, lang))
-    ax.set_title(style.wrap_title(title), loc="right")
-    ax.set_xlabel(label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
+    _title(ax, label("inference.rank.title", lang, model=models.title(model, lang), scenario=_scenario(scenario, lang)))
+    _xlabel(ax, label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
                         lang, unit=unit))
     return ax
 
@@ -77,11 +107,10 @@ def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str
     if data.empty:
         return _note(ax, label("empty", lang))
     df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "per_accelerator", 1)
-    title = label("inference.per_acc.title", lang, model=models.title(model, lang),
-                  scenario=_scenario(scenario, lang))
-    ax.set_title(style.wrap_title(title), loc="right")
-    ax.set_xlabel(label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
+    _bars(ax, df, "per_accelerator", formatting.places_for(data["per_accelerator"], 1), lang)
+    _title(ax, label("inference.per_acc.title", lang, model=models.title(model, lang),
+                     scenario=_scenario(scenario, lang)))
+    _xlabel(ax, label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
     return ax
 
 
@@ -95,12 +124,13 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     df = df.assign(accelerators=df["accelerators"].astype(float))
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
-    log_axes(ax, x=True)  # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers
+    # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers; results compact (250K, 25萬)
+    log_axes(ax, x=True, values=lambda value: formatting.compact(value, lang))
     ax.set_title(style.wrap_title(label("inference.scaling.title", lang, model=models.title(model, lang),
                                         scenario=_scenario(scenario, lang))))
     ax.set_xlabel(label("inference.scaling.x", lang))
     ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
-    ax.legend(fontsize=6, ncol=2, loc="best")
+    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
     return ax
 
 
@@ -109,15 +139,14 @@ def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: st
     """The checker's power efficiency (throughput per watt, samples per joule for the streams) where
     power results were computed; otherwise says why there are none (``measured``: results with power)."""
     ax = _axes(ax)
-    title = label("inference.power.title", lang, model=models.title(model, lang),
-                  scenario=_scenario(scenario, lang))
-    ax.set_title(style.wrap_title(title), loc="right")
+    _title(ax, label("inference.power.title", lang, model=models.title(model, lang),
+                     scenario=_scenario(scenario, lang)))
     if data.empty:
         return _note(ax, label("inference.power.none", lang, count=measured))
     per_joule = [power.efficiency(scenario, r, p) for r, p in zip(data["result"], data["power_result"])]
     df = _labelled(data.assign(per_joule=per_joule), focus, lang)
-    _bars(ax, df, "per_joule", 2)
-    ax.set_xlabel(label("inference.power.x", lang, unit=power.efficiency_unit(scenario, str(df["unit"].iloc[0]))))
+    _bars(ax, df, "per_joule", formatting.places_for(df["per_joule"], 2), lang)
+    _xlabel(ax, label("inference.power.x", lang, unit=power.efficiency_unit(scenario, str(df["unit"].iloc[0]))))
     return ax
 
 
@@ -131,10 +160,10 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
     palette = style.submitter_palette(df["submitter"], focus=focus)
     sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
-    log_axes(ax, x=False)
+    log_axes(ax, x=False, values=lambda value: formatting.compact(value, lang))
     ax.set_xlabel("")
     ax.set_ylabel("")
     ax.set_title(style.wrap_title(label("inference.ror.title", lang, model=models.title(model, lang),
                                         previous=previous, round=round_id)))
-    ax.legend(fontsize=6, ncol=2, loc="best")
+    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
     return ax

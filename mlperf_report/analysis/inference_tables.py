@@ -202,6 +202,14 @@ def _category(text: str, lang: str) -> str:
     return ", ".join(label(f"inference.category.{c}", lang) for c in str(text).split(",") if c)
 
 
+def result_places(values, scenario: str) -> int:
+    """Decimals of one scenario's results in the table and on its bars: the same figures in both
+    (three significant digits of the smallest, at least one decimal, three for latencies)."""
+    from mlperf_report.i18n import formatting
+
+    return formatting.places_for(values, 3 if scenario in LATENCY_SCENARIOS else 1)
+
+
 def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     """Ranked results of one scenario as a table with their rank (``leading``'s rows), the model as
     submitted in the open division, the category where the rows differ in it, and the derived figure
@@ -210,7 +218,7 @@ def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     from mlperf_report.i18n.labels import label
 
     latency = not data.empty and data["scenario"].iloc[0] in LATENCY_SCENARIOS
-    places = formatting.places_for(data["result"], 3 if data.empty or latency else 1)
+    places = result_places(data["result"], "SingleStream" if data.empty else data["scenario"].iloc[0])
     unit = "" if data.empty else f" ({data['unit'].iloc[0]})"
     columns = {label("inference.col.rank", lang): data["rank"].astype(str) if "rank" in data else "",
                label("inference.col.system", lang): data["system_name"].where(data["system_name"] != "", data["system_id"]),

@@ -30,6 +30,7 @@ _GROUP = re.compile(
     r"(?P<uses>(?:\s*<use\s[^>]*/>)+)\s*</g>",
     re.DOTALL,
 )
+_LIGATURE = re.compile("ffi|ffl|ff|fi|fl")
 _USE_ID = re.compile(r'xlink:href="#([^"]+)"')
 _SVG_IMG = re.compile(r'(<img\b[^>]*?\ssrc=")data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)(")')
 #: matplotlib's text-to-path size: glyph outlines are drawn at 100 units per em, then scaled.
@@ -43,7 +44,8 @@ def _as_text(match: re.Match, labels: list[str]) -> str:
     if "$" in label or "- -" in label or not label.strip():
         return match.group(0)
     glyphs = _USE_ID.findall(match.group("uses"))
-    if len(glyphs) != len(unescape(label)):  # one <use> per character, spaces too: else not what is drawn
+    # one <use> per character, spaces too, or per ligature ("Offline": matplotlib shapes "ffl" as one glyph)
+    if len(glyphs) not in (len(unescape(label)), len(_LIGATURE.sub("L", unescape(label)))):
         return match.group(0)
     fonts = set()
     for glyph in glyphs:
@@ -68,6 +70,34 @@ def glyphs_to_text(svg: str) -> tuple[str, list[str]]:
     return _GROUP.sub(lambda match: _as_text(match, labels), svg), labels
 
 
+_DEFINED = re.compile(r'<(?P<tag>path|clipPath|pattern|linearGradient|radialGradient)\b[^>]*?\sid="(?P<id>[^"]+)"'
+                      r'[^>]*?(?:/>|>.*?</(?P=tag)>)', re.DOTALL)
+_REFERENCE = re.compile(r'(?:xlink:href="#|url\(#)([^")]+)')
+
+
+def drop_definitions(svg: str, defined: set[str]) -> str:
+    """``svg`` without the definitions (``<defs>`` children) it no longer uses, or that ``defined``
+    already holds; adds the ones it keeps to ``defined``. Once labels are text, the glyph outlines
+    are unused: dropping them spares the printer parsing them and the page carrying them."""
+    used = set(_REFERENCE.findall(svg))
+
+    def keep(match: re.Match) -> str:
+        ident = match.group("id")
+        if (ident not in used or ident in defined) and _is_definition(svg, match):
+            return ""
+        if ident in used:
+            defined.add(ident)
+        return match.group(0)
+
+    return _DEFINED.sub(keep, svg)
+
+
+def _is_definition(svg: str, match: re.Match) -> bool:
+    """Only elements inside ``<defs>`` are definitions (a drawn path may carry an id too)."""
+    opened, closed = svg.rfind("<defs>", 0, match.start()), svg.rfind("</defs>", 0, match.start())
+    return opened > closed
+
+
 #: URL scheme of the resources :func:`charts_for_print` hands to WeasyPrint from memory.
 SCHEME = "mlperf-print:"
 
@@ -80,6 +110,7 @@ def charts_for_print(html: str, resources: dict[str, tuple[bytes, str]]) -> tupl
 
     def rewrite(match: re.Match) -> str:
         svg, labels = glyphs_to_text(base64.b64decode(match.group(2)).decode("utf-8"))
+        svg = drop_definitions(svg, set())
         characters.update("".join(labels))
         name = f"chart-{len(resources)}"
         resources[name] = (svg.encode("utf-8"), "image/svg+xml")

@@ -42,7 +42,7 @@ _FETCHED = re.compile(
 )
 #: CSS loads; looked for only where CSS is (style elements and attributes), never in page text, where a
 #: submitter's name may well read "url(https://...)".
-_CSS_FETCHED = re.compile(r"""url\(\s*["']?(?!data:)([^"')\s]+)|@import\s+["']([^"']+)""", re.IGNORECASE)
+_CSS_FETCHED = re.compile(r"""url\(\s*["']?(?!data:|#)([^"')\s]+)|@import\s+["']([^"']+)""", re.IGNORECASE)
 _CSS = re.compile(r"""<style\b[^>]*>(.*?)</style\s*>|<[a-z][^>]*?\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')""",
                   re.IGNORECASE | re.DOTALL)
 _SCRIPT = re.compile(r"<script\b.*?</script\s*>", re.IGNORECASE | re.DOTALL)

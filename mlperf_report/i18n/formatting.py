@@ -70,6 +70,18 @@ def fixed(value, places: int, lang: str = "en") -> str:
     return format_decimal(number, format=pattern, locale=_locale(lang), decimal_quantization=False)
 
 
+def compact(value, lang: str = "en") -> str:
+    """An axis tick in CLDR's short compact form of ``lang`` (Babel): 250K, 1.2M in English, 25萬,
+    120萬 in Traditional Chinese, so a narrow axis never runs "250000500000" together. Ticks are round
+    numbers: two decimals are enough, and values under 0.01 keep their digits."""
+    number = float(_finite(value, "value"))
+    if number and abs(number) < 0.01:
+        return f"{number:g}"
+    from babel.numbers import format_compact_decimal
+
+    return format_compact_decimal(number, locale=_locale(lang), fraction_digits=2)
+
+
 def places_for(values, minimum: int, *, significant: int = 3, maximum: int = 6) -> int:
     """Decimal places that print the smallest non-zero value with ``significant`` digits (at least
     ``minimum``): 10,891.1 samples/s needs one, 0.464 tasks/s three, so none reads as 0 or 0.5."""

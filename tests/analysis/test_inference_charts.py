@@ -69,5 +69,61 @@ def test_chart_titles_name_the_model_in_the_chart_language(ax):
     data = pd.DataFrame({"submitter": ["Acme"], "system_id": ["x8"], "system_name": ["Acme X8"], "accelerators": [8],
                          "result": [0.464076], "unit": ["Tasks/s"], "scenario": ["Offline"]})
     inference_charts.ranking(data, scenario="Offline", model="e2e-rag-qna", lang="zh-Hant", ax=ax)
-    assert ax.get_title(loc="right").startswith("端到端 RAG 問答")
+    assert ax.figure.get_suptitle().startswith("端到端 RAG 問答")
     assert "0.464" in [t.get_text() for t in ax.texts]  # the bar's value keeps three significant digits
+
+
+LONG_NAMES = ["Supermicro AS-4125GS-TNHR2-LCC (8x H100-SXM-80GB, TensorRT, with a much longer tail of words)",
+              "Dell PowerEdge XE9680 (8x H200-SXM-141GB, TensorRT)", "Quanta_Cloud_Technology D54U_3U_H100_PCIe_80GBx4_TRT",
+              "Lenovo ThinkSystem SR680a V3 (8x H200-SXM-141GB, TensorRT)", "超微 極長的系統名稱 " * 4]
+
+
+def _long_ranking(lang: str):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from mlperf_report.analysis import style
+
+    data = pd.DataFrame({"system_name": LONG_NAMES, "system_id": list("abcde"), "submitter": ["Supermicro", "Dell",
+                         "Quanta", "Lenovo", "超微"], "division": ["closed"] * 5,
+                         "result": [754_321.25, 500_000.0, 250_000.5, 125_000.0, 1_234.5], "unit": ["Samples/s"] * 5})
+    with style.house_style(lang):
+        fig = style.figure(len(data))
+        FigureCanvasAgg(fig)  # the renderer that measures text as the SVG places it
+        ax = fig.subplots()
+        inference_charts.ranking(data, scenario="Offline", model="resnet50", lang=lang, ax=ax)
+        fig.canvas.draw()
+    return fig, ax
+
+
+def _extents(texts, renderer):
+    return [t.get_window_extent(renderer) for t in texts if t.get_visible() and t.get_text()]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_ranking_with_long_names_and_large_values_is_fit_for_print(lang):
+    fig, ax = _long_ranking(lang)
+    renderer = fig.canvas.get_renderer()
+    ticks = _extents(ax.get_xticklabels(), renderer)
+    assert len(ticks) >= 3
+    for left, right in zip(ticks, ticks[1:]):
+        assert left.x1 < right.x0, [t.get_text() for t in ax.get_xticklabels()]  # no "0 250000500000"
+    box = fig.bbox
+    inside = [fig.get_suptitle() and fig._suptitle, ax.xaxis.label, *ax.get_yticklabels(), *ax.texts]
+    for text in _extents(inside, renderer):  # title, axis label, names and values inside the figure
+        assert box.x0 - 0.5 <= text.x0 and text.x1 <= box.x1 + 0.5 and box.y0 - 0.5 <= text.y0 and text.y1 <= box.y1 + 0.5
+    assert ax.get_position().width > 0.5  # the bars keep most of the width
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    assert all(n.count("\n") <= 1 for n in names) and any(n.endswith("…") for n in names)
+    values = {t.get_text() for t in ax.texts}
+    assert {"754,321.2", "1,234.5"} <= values or {"754,321.3", "1,234.5"} <= values  # the table's precision
+
+
+def test_value_ticks_are_compact_in_each_language():
+    from mlperf_report.i18n import formatting
+
+    en = [t.get_text() for t in _long_ranking("en")[1].get_xticklabels() if t.get_text()]
+    zh = [t.get_text() for t in _long_ranking("zh-Hant")[1].get_xticklabels() if t.get_text()]
+    assert any(t.endswith("K") for t in en) and not any(len(t) > 5 for t in en), en
+    assert any(t.endswith("萬") for t in zh), zh
+    assert [formatting.compact(v, "en") for v in (250_000, 1_200_000, 0.25)] == ["250K", "1.2M", "0.25"]
+    assert [formatting.compact(v, "zh-Hant") for v in (250_000, 1_200_000)] == ["25萬", "120萬"]

@@ -18,15 +18,18 @@ VIEWPORTS = {"phone": (375, 812), "desktop": (1280, 900)}
 
 INSPECT = """(async () => {
   const images = [];
-  for (const img of Array.from(document.images)) {
+  for (const img of Array.from(document.querySelectorAll("img, svg.chart-svg"))) {
     img.scrollIntoView({block: "center"});
-    try { await img.decode(); } catch (error) {}
+    const inline = img.tagName.toLowerCase() === "svg";  // inline charts: drawn with the page, no decoding
+    if (!inline) { try { await img.decode(); } catch (error) {} }
+    await document.fonts.ready;
     const r = img.getBoundingClientRect(), s = getComputedStyle(img);
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    images.push({alt: img.alt, complete: img.complete, naturalWidth: img.naturalWidth,
+    images.push({alt: inline ? img.getAttribute("aria-label") : img.alt, complete: inline || img.complete,
+                 naturalWidth: inline ? img.viewBox.baseVal.width : img.naturalWidth,
                  width: r.width, height: r.height, left: r.left, right: r.right,
                  shown: s.visibility === "visible" && s.display !== "none" && parseFloat(s.opacity) > 0,
-                 onTop: hit === img});
+                 onTop: hit === img || img.contains(hit)});
   }
   window.scrollTo(0, 0);
   return {images, innerWidth: window.innerWidth, scrollWidth: document.documentElement.scrollWidth,
@@ -67,6 +70,7 @@ def test_report_in_chromium(reports, browser, lang, viewport, tmp_path):
         assert image["left"] >= 0 and image["right"] <= found["innerWidth"] + 0.5, f"chart {image['alt']} is cut"
     assert found["scrollWidth"] <= found["innerWidth"], "the page scrolls sideways"
     assert "Noto Sans CJK TC:loaded" in found["fonts"]
+    assert "DejaVu Sans:loaded" in found["fonts"]  # the charts' labels, as text in the embedded subset
     assert rf.SECRET_CODE not in found["text"] and rf.PARAMETER_MARKER not in found["text"]
     assert f"resnet-{lang}-row" in found["text"]
 

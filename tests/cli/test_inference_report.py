@@ -65,7 +65,12 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     en = (out / "inference-v4.1" / "report.en.html").read_text()
     zh = (out / "inference-v4.1" / "report.zh-Hant.html").read_text()
-    assert "Llama 2 70B (99 % of reference accuracy)" in en and "Tokens/s (higher is better)" not in en  # SVG text is paths
+    assert "Llama 2 70B (99 % of reference accuracy)" in en
+    assert ">Tokens/s (higher is better)</text>" in en  # charts inline, labels as text (searchable, compact)
+    for html in (en, zh):  # a v4.1 report must stay within 6 MB: no glyph outlines, no base64 charts
+        assert "data:image/svg+xml" not in html and 'xlink:href="#DejaVuSans' not in html
+        charts = html.count('class="chart-svg"')
+        assert charts >= 10 and len(html.encode()) < 400_000 + 25_000 * charts, (charts, len(html.encode()))
     assert "Acme in MLPerf Inference v4.1: 5 valid results in 3 benchmarks" in en
     assert "29,228.2 Tokens/s, 1 of 1 result;" in en and "Result not verified by MLCommons Association" in en
     assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
