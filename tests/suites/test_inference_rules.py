@@ -112,8 +112,7 @@ def test_v5_holds_llm_limits_only_in_server_and_interactive():
     slow = {"result_first_token_99.00_percentile_latency_ns": 9e12,
             "result_time_per_output_token_99.00_percentile_ns": 9e12}
     assert run_problems(v51, model, "Server", summary("Server", **slow), enforce=False) != []
-    if "SingleStream" in v51.llm_limits[model]:
-        assert run_problems(v51, model, "SingleStream", summary("SingleStream", **slow), enforce=False) == []
+    assert run_problems(v51, model, "Offline", summary("Offline", **slow), enforce=False) == []
 
 
 def test_minimum_duration_and_the_rounds_seeds():
