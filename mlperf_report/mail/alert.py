@@ -11,12 +11,12 @@ from email.utils import format_datetime, make_msgid
 from typing import Mapping
 
 from mlperf_report.mail import smtp
-from mlperf_report.mail.message import _address, envelope_sender
+from mlperf_report.mail.message import envelope_sender, parse_address
 
 
 def alert_message(*, sender: str, operator: str, subject: str, text: str, now: datetime | None = None) -> EmailMessage:
     """One plain-text message from the report sender to the operator."""
-    from_address = _address(sender)
+    from_address = parse_address(sender)
     message = EmailMessage(policy=policy.SMTP)
     message["From"] = from_address
     message["To"] = Address(addr_spec=operator)

@@ -77,7 +77,7 @@ def bodies(recipient: Recipient, *, title: str, round_title: str, filename: str,
     return "\n".join(text), markup
 
 
-def _address(text: str) -> Address:
+def parse_address(text: str) -> Address:
     """``"Name <a@b>"`` or ``a@b`` as an Address (which refuses line breaks: no header injection)."""
     from email.utils import parseaddr
 
@@ -88,7 +88,7 @@ def _address(text: str) -> Address:
 def build_message(*, sender: str, recipient: Recipient, subject_line: str, text: str, markup: str,
                   pdf: bytes, filename: str, now: datetime) -> EmailMessage:
     """One message to one recipient; its Message-ID stays the same across retries of this message."""
-    from_address = _address(sender)
+    from_address = parse_address(sender)
     message = EmailMessage(policy=policy.SMTP)
     message["From"] = from_address
     message["To"] = Address(display_name=recipient.name, addr_spec=recipient.email)
@@ -104,7 +104,7 @@ def build_message(*, sender: str, recipient: Recipient, subject_line: str, text:
 
 def envelope_sender(sender: str) -> str:
     """The bare address of the From header, used as the SMTP envelope sender."""
-    return _address(sender).addr_spec
+    return parse_address(sender).addr_spec
 
 
 def to_bytes(message: EmailMessage) -> bytes:
