@@ -1,9 +1,10 @@
-"""analysis: from a round's tables to executed notebooks, charts and figures.json.
+"""analysis: the suite-free half of the analysis stage.
 
-Concern: reading the tables (``round_tables``), the comparisons (``metrics``), what one notebook works on
-(``context``), the figures contract (``figures``), house chart style and charts (``style``, ``charts``),
-tagged notebook outputs and HTML tables (``outputs``, ``html_tables``, ``summary_tables``), and running
-the notebooks with papermill (``jobs``, ``stamps``, ``runner``, ``papermill_engine``).
-May import: core, i18n, ingest, suites.
-Public: ``context.load_benchmark`` / ``load_summary``, ``charts.*``, ``runner.run_notebooks``.
+Concern: running a suite's planned notebooks with papermill (``jobs``, ``planning``, ``stamps``,
+``runner``, ``papermill_engine``), what notebooks of every suite share (house chart style and axes:
+``style``, ``axes``, ``chart_text``; tagged outputs and HTML tables: ``outputs``, ``html_tables``; the
+figures files: ``figures``; like-for-like comparison rules: ``comparisons``) and the story engine
+(``claims``, ``story_angles``, ``story``). A suite's own analysis lives in ``suites/<name>/``.
+May import: core, i18n, ingest.
+Public: ``runner.run_notebooks``, ``planning.PlanRequest``, ``story.find_claims`` / ``tell``, ``figures.write``.
 """

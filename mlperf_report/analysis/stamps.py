@@ -76,10 +76,10 @@ def data_inputs(modules: Iterable[Path]) -> list[Path]:
 
 @functools.lru_cache(maxsize=None)
 def _declared(module: Path) -> tuple[Path, ...]:
+    if b"DATA_INPUTS" not in module.read_bytes() or not module.is_relative_to(paths.ROOT):
+        return ()  # importing every module only to find it declares nothing would slow each build
     relative = module.relative_to(paths.ROOT).with_suffix("")
     parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
-    if b"DATA_INPUTS" not in module.read_bytes():
-        return ()  # importing every module only to find it declares nothing would slow each build
     return tuple(Path(p) for p in getattr(importlib.import_module(".".join(parts)), "DATA_INPUTS", ()))
 
 

@@ -66,3 +66,8 @@ def tell(claims: Iterable[Claim], focus: Focus, *, order: Iterable[str] | None =
     taken = {id(c) for c in chosen} | {id(headline)}
     body = tuple(c for c in ranked if id(c) not in taken)
     return Story(headline, tuple(chosen), body, focus.kind, focus.name)
+
+
+def story_focus(focus) -> Focus:
+    """The configuration's focus as the engine's (a predicate over submitter and accelerator model)."""
+    return Focus(focus.kind, focus.name, focus.matches)

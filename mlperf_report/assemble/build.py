@@ -20,9 +20,11 @@ from mlperf_report.core.atomic import write_text
 from mlperf_report.analysis.jobs import NotebookResult, Plan
 
 STAMP = ".reports.stamp"
-#: Where the assembly starts: this module and the narrative of each suite (it imports the rest of what
-#: makes the reports from the notebooks, found by ``stamps.modules_of``).
-_ASSEMBLY = (Path(__file__), paths.ROOT / "mlperf_report" / "narrative" / "inference.py")
+
+def _assembly(suite) -> tuple[Path, ...]:
+    """Where the assembly starts: this module and the round's suite (whose methods import its narrative;
+    ``stamps.modules_of`` follows every import from there)."""
+    return (Path(__file__), Path(sys.modules[type(suite).__module__].__file__))
 
 
 def _digest(files: list[Path], extra: dict) -> str:
@@ -36,9 +38,10 @@ def _digest(files: list[Path], extra: dict) -> str:
 def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path) -> list[Path]:
     """Every file the assembled reports are made from, in a fixed order."""
     from mlperf_report.analysis import stamps
+    from mlperf_report.suites import suite_for
 
     templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file())
-    code = stamps.modules_of(_ASSEMBLY)
+    code = stamps.modules_of(_assembly(suite_for(plan.round_id)))
     made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]
     return [*made, *templates, *code, *stamps.data_inputs(code), Path(prices_file), Path(config_file)]
 
@@ -53,17 +56,19 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                   force: bool = False, focus_accelerator: str | None = None) -> list[Path]:
     """Render the narrative and assemble the reports of every language; return the files written."""
     from mlperf_report.core.config import load_config
+    from mlperf_report.suites import suite_for
 
+    suite = suite_for(plan.round_id)
     config = load_config(config_file).with_overrides(round=plan.round_id, focus_submitter=focus_submitter,
                                                      focus_accelerator=focus_accelerator,
                                                      languages=languages)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
-    suite = plan.round_id.split("-", 1)[0]
+    titles = {lang: config.title_for(lang, suite.name, suite.default_title(lang)) for lang in langs}
     date = report_date(config)
     inputs = report_inputs(plan, results, prices_file, config_file)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
-                              "titles": [config.title_for(lang, suite) for lang in langs]})
+                              "titles": [titles[lang] for lang in langs]})
     stamp = round_out / STAMP
     expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
     expected += [round_out / "report.html", round_out / "report.pdf"]
@@ -72,20 +77,18 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         return expected
 
     from mlperf_report.assemble import document
-    from mlperf_report.narrative import inference as inference_narrative
-    from mlperf_report.narrative import narrative
     from mlperf_report.core.prices import load_prices
+    from mlperf_report.narrative.rendering import load_figures
 
     started = time.perf_counter()
-    figures, summary = narrative.load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
+    figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
     catalogue = load_prices(prices_file)
     notebooks = tuple(r.notebook for r in results)
     requests = []
     for i, lang in enumerate(langs):
-        rendered = inference_narrative.for_round(plan.round_id).render(figures, summary, config, lang,
-                                                                       catalogue=catalogue)
+        rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
         requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
-                                               round_out, config.title_for(lang, suite), date,
+                                               round_out, titles[lang], date,
                                                default_copy=i == 0))
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
     reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)))

@@ -112,27 +112,27 @@ def take_title_cell(nb: nbformat.NotebookNode) -> str | None:
     return match.group(2).strip()
 
 
-def _inference(parameters: dict) -> bool:
-    return "model" in parameters or str(parameters.get("round_id", "")).startswith("inference-")
+def _parameters(nb: nbformat.NotebookNode) -> dict:
+    return nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
+
+
+def _suite_of(parameters: dict):
+    """The suite of the round a notebook was run for; None for a notebook papermill did not run."""
+    from mlperf_report.suites import suite_for
+
+    return suite_for(str(parameters["round_id"])) if parameters.get("round_id") else None
 
 
 def section_title(nb: nbformat.NotebookNode, stem: str, lang: str, heading: str | None) -> str:
-    """The contents entry of a notebook: the benchmark's full name (MLCommons' wording) when
-    papermill ran it for a benchmark (an Inference benchmark under every folder spelling of it),
-    "Summary" for the summary, "Exhibits" for the closing exhibits, else the notebook's own title."""
-    from mlperf_report.suites.training import rounds
-
-    parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
+    """The contents entry of a notebook: "Summary" for the summary, "Exhibits" for the closing
+    exhibits, the suite's name for a notebook papermill ran for an item (a benchmark's full name, in
+    MLCommons' wording), else the notebook's own title."""
+    parameters = _parameters(nb)
     if stem in ("summary", "exhibits") and not parameters.get("benchmark"):
         return labels_for(lang)[stem]
-    if _inference(parameters) and (parameters.get("benchmark") or parameters.get("model")):
-        from mlperf_report.suites.inference import models
-
-        return models.title(str(parameters.get("benchmark") or parameters["model"]), lang)
-    benchmark = parameters.get("benchmark") or stem
-    if parameters.get("benchmark") or rounds.benchmark_title(benchmark) != benchmark:
-        return rounds.benchmark_title(benchmark, parameters.get("round_id"), lang)
-    return heading or stem
+    suite = _suite_of(parameters)
+    titled = suite.section_title(parameters, stem, lang) if suite else None
+    return titled or heading or stem
 
 
 def shift_headings(html: str, top: int = SECTION_HEADING_LEVEL) -> str:
@@ -199,17 +199,10 @@ def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section
 
 
 def catalogue_note(nb: nbformat.NotebookNode, lang: str) -> str:
-    """A visible note when the benchmark catalogue has no entry for the notebook's benchmark in its
-    round (a round newer than data/benchmarks.yaml): the section is then titled by the id."""
-    from html import escape
-
-    from mlperf_report.suites.training import catalogue as benchmarks
-
-    parameters = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
-    if not parameters.get("benchmark") or not parameters.get("round_id") or _inference(parameters):
-        return ""
-    text = benchmarks.note(parameters["round_id"], parameters["benchmark"], lang)
-    return f'<p class="catalogue-note">{escape(text)}</p>\n' if text else ""
+    """The suite's visible note above a section (e.g. a benchmark the catalogue lacks), or ""."""
+    parameters = _parameters(nb)
+    suite = _suite_of(parameters)
+    return suite.section_note(parameters, lang) if suite else ""
 
 
 def labels_for(lang: str) -> dict[str, str]:

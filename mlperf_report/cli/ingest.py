@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         round_ = resolve_round(args.round_id, args.source, source.label)
         out_dir = args.out or paths.round_data(round_.id)
         absent = read_absent(args.absent) if args.absent else []
-        ingest = suite_for(round_.id).module("ingest")
+        ingest = suite_for(round_.id)
         what = "checking logs (compliance)" if args.compliance else "scanning logs"
         result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr, what),
                                absent=absent, compliance=args.compliance)

@@ -127,7 +127,7 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         reports[wanted] = (pdf_path, data, mail.sha256(data))
     jobs = [Job(r, *reports[r.lang]) for r in recipients]
 
-    headlines = _headlines(round_dir / "figures", Path(config_path), Path(data_dir) / "prices.yaml", the_round.id)
+    headlines = _headlines(round_dir / "figures", Path(config_path), Path(data_dir) / "prices.yaml", the_round)
     compose = _composer(config, section, the_round, headlines, now)
     session = None
     if not dry_run:
@@ -140,33 +140,28 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     envelope_from=mail.envelope_sender(str(section["sender"])))
 
 
-def _headlines(figures_dir: Path, config_path: Path, prices_path: Path, round_id: str):
-    """lang -> (headline lines, their notes), from the narrative, as the report words them.
+def _headlines(figures_dir: Path, config_path: Path, prices_path: Path, the_round):
+    """lang -> (headline lines, their notes), from the narrative, as the report words them: the story's
+    headline and highlights lead the email, for the focus of the report that was built.
 
     No figures (a report built without notebooks) means a body without figures, never invented ones.
     """
     if not any(Path(figures_dir).glob("*.json")):
         return lambda lang: ([], [])
     from mlperf_report.core import config as report_config
-    from mlperf_report.narrative import inference, narrative
     from mlperf_report.core import prices
+    from mlperf_report.narrative.rendering import load_figures
+    from mlperf_report.suites import suite_for
 
-    figures, summary = narrative.load_figures(figures_dir)
-    config = report_config.load_config(config_path)
-    if inference.for_round(round_id) is inference:  # Inference claims name the round being sent
-        config, narrative = config.with_overrides(round=round_id), inference
-    else:  # the focus of the report that was built, not the configured one
-        submitter, accelerator = narrative.figures_focus(figures)
-        config = config.with_overrides(focus_submitter=submitter or None,
-                                       focus_accelerator=accelerator if submitter else None)
+    suite = suite_for(the_round.id)
+    figures, summary = load_figures(figures_dir)
+    config = suite.config_of_report(report_config.load_config(config_path), figures, the_round.id)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
     cache: dict[str, tuple[list[str], list[str]]] = {}
-    story = {"summary": summary}  # the story's headline and highlights lead the email
 
     def for_language(lang: str) -> tuple[list[str], list[str]]:
         if lang not in cache:
-            cache[lang] = (narrative.headline_summary(figures, config, lang, catalogue=catalogue, **story),
-                           narrative.headline_notes(figures, config, lang, catalogue=catalogue, **story))
+            cache[lang] = suite.headlines(figures, summary, config, lang, catalogue=catalogue)
         return cache[lang]
 
     return for_language
@@ -186,14 +181,14 @@ def _composer(config: dict, section: dict, the_round, headlines, now):
     from mlperf_report.mail import message as mail
 
     from mlperf_report.core.config import parse_config
-    from mlperf_report.core.rounds import parse_round_id
+    from mlperf_report.suites import suite_for
 
     round_title = the_round.title.replace("MLPerf", "MLPerf®", 1)  # the mark, as the guidelines want it
     # report.yaml's title as the report itself reads it: one text, one per language, or those per suite
-    typed, suite = parse_config(config), parse_round_id(the_round.id).suite
+    typed, suite = parse_config(config), suite_for(the_round.id)
 
     def title_in(lang: str) -> str:
-        return typed.title_for(lang, suite)
+        return typed.title_for(lang, suite.name, suite.default_title(lang))
 
     def compose(job: Job):
         recipient = job.recipient

@@ -45,10 +45,10 @@ def check(args: argparse.Namespace, settings) -> int:
     """One check: finish rounds left unfinished, then handle every new round; 0 when all went well."""
     from mlperf_report.core import watch
     from mlperf_report.core.sources import git_repository_exists
-    from mlperf_report.analysis.round_tables import available_rounds
+    from mlperf_report.core.rounds import rounds_present
 
     state = watch.load_state(settings.state)
-    known = set(available_rounds(args.data_dir)) | set(state.rounds)
+    known = set(rounds_present(args.data_dir)) | set(state.rounds)
     for found in watch.find_new(settings.sources, known, settings.suites, git_repository_exists):
         print(f"watch: new round {found.round_id} at {found.source}", flush=True)
         state.rounds[found.round_id] = {"source": found.source, "steps": [], "alerted": None}

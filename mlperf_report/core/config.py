@@ -8,6 +8,7 @@ one-line fix instead of a traceback from deep inside a notebook. Sections owned 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,8 @@ DIVISIONS = ("closed", "open")
 LANGUAGES = languages.available()
 
 
-#: The title of a suite's report when report.yaml names none (``title: {training: ..., inference: ...}``).
-SUITE_TITLES = {"training": {"en": "MLPerf Training results", "zh-Hant": "MLPerf Training 測試結果"},
-                "inference": {"en": "MLPerf Inference results", "zh-Hant": "MLPerf Inference 測試結果"}}
+#: A key of ``title:`` that is a language (``en``, ``zh-Hant``, or a language we lack such as ``fr``), not a suite.
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 
 #: ``--focus none``: a neutral round overview, no submitter or accelerator highlighted.
 NO_FOCUS = "none"
@@ -134,7 +134,8 @@ class ReportConfig:
     mail: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None
     titles: dict[str, str] = field(default_factory=dict)  # per-language titles, when report.yaml gives them
-    suite_titles: dict[str, dict[str, str]] = field(default_factory=lambda: dict(SUITE_TITLES))
+    suite_titles: dict[str, dict[str, str]] = field(default_factory=dict)  # ``title: {<suite>: ...}``
+    title_given: bool = False   # one title (text or per language) for every suite
     story: StorySettings = field(default_factory=StorySettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
 
@@ -142,12 +143,15 @@ class ReportConfig:
     def focus(self) -> Focus:
         return focus_of(self.focus_submitter, self.focus_accelerator)
 
-    def title_for(self, lang: str, suite: str | None = None) -> str:
+    def title_for(self, lang: str, suite: str | None = None, default: str | None = None) -> str:
         """The report title in ``lang`` for a round of ``suite`` (``title`` may be one text, one per
-        language, or one of those per suite)."""
+        language, or one of those per suite); ``default``: the suite's own title, when report.yaml
+        names none for it."""
         per_suite = self.suite_titles.get(suite or "")
         if per_suite:
             return per_suite.get(lang) or per_suite.get("*") or next(iter(per_suite.values()))
+        if default and not self.title_given:
+            return default
         return self.titles.get(lang, self.title)
 
     def with_overrides(self, **overrides: Any) -> "ReportConfig":
@@ -186,12 +190,12 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
     titles = {} if suite_titles else _titles(raw.get("title"), where)
     plain = "title" in raw and not suite_titles
     if suite_titles:
-        raw = {**raw, "title": next(iter(suite_titles.get("training", next(iter(suite_titles.values()))).values()))}
+        raw = {**raw, "title": next(iter(next(iter(suite_titles.values())).values()))}
     languages = _languages(raw.get("languages", list(defaults.languages)), f"{where}: languages")
     return ReportConfig(
         title=titles.get(languages[0], next(iter(titles.values()))) if titles else _string(raw, "title", defaults.title, where),
         titles=titles,
-        suite_titles={} if plain else {**SUITE_TITLES, **suite_titles},
+        suite_titles=suite_titles, title_given=plain,
         round=_round(raw.get("round", defaults.round), where),
         focus_submitter=_string(raw, "focus_submitter", defaults.focus_submitter, where),
         focus_accelerator=str(raw.get("focus_accelerator") or "").strip(),
@@ -207,8 +211,6 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
 
 def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:
     """``watch: {sources, suites, operator, send, state}``; a relative state path is the project's."""
-    from mlperf_report.core.rounds import SUITES
-
     known = {f.name for f in dataclasses.fields(WatchSettings)}
     if not isinstance(value, dict) or set(value) - known:
         raise InputError(f"{where}: watch must be a mapping with {', '.join(sorted(known))}, got {value!r}")
@@ -217,8 +219,8 @@ def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:
     suites = value.get("suites", list(defaults.suites))
     if not isinstance(sources, list) or not all(isinstance(s, str) and s.strip() for s in sources):
         raise InputError(f"{where}: watch.sources must be a list of git URL templates or folders, got {sources!r}")
-    if not isinstance(suites, list) or any(s not in SUITES for s in suites):
-        raise InputError(f"{where}: watch.suites must be a list from {', '.join(SUITES)}, got {suites!r}")
+    if not isinstance(suites, list) or not all(isinstance(s, str) and s.isalpha() and s.islower() for s in suites):
+        raise InputError(f"{where}: watch.suites must be a list of suite names (training, inference), got {suites!r}")
     state = Path(str(value.get("state") or defaults.state))
     return WatchSettings(tuple(s.strip() for s in sources), tuple(suites), str(value.get("operator") or "").strip(),
                          bool(value.get("send", False)), state if state.is_absolute() else paths.ROOT / state)
@@ -245,8 +247,9 @@ def _string(raw: dict, key: str, default: str, where: str) -> str:
 
 
 def _suite_titles(value: Any, where: str) -> dict[str, dict[str, str]]:
-    """``title: {training: ..., inference: ...}`` (each a text or one per language) → per suite; {} otherwise."""
-    if not isinstance(value, dict) or not value or not set(value) <= set(SUITE_TITLES):
+    """``title: {training: ..., inference: ...}`` (each a text or one per language) → per suite; {} for one
+    title or one per language (keys that are all language codes)."""
+    if not isinstance(value, dict) or not value or any(_LANGUAGE_CODE.match(str(key)) for key in value):
         return {}
     return {suite: _titles(text, f"{where}: title.{suite}") or {"*": _string({"t": text}, "t", "", where)}
             for suite, text in value.items()}

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: Suites the tool knows, in the spelling of round ids and of MLCommons' results repositories.
-SUITES = ("training", "inference")
+#: The suite of a bare version (``v1.0``, ``1.0``). Which suites exist is the registry's business
+#: (``suites.names()``); here a suite is any lowercase word, as round ids and results repositories spell it.
 DEFAULT_SUITE = "training"
 
 _ROUND_ID = re.compile(r"^(?:(?P<suite>[a-z]+)-)?v?(?P<major>\d+)\.(?P<minor>\d+)$")
-_TREE_NAME = re.compile(r"(?P<suite>training|inference)_results_v(?P<major>\d+)\.(?P<minor>\d+)")
+_TREE_NAME = re.compile(r"(?P<suite>[a-z]+)_results_v(?P<major>\d+)\.(?P<minor>\d+)")
 
 
 @dataclass(frozen=True, order=True)
@@ -52,9 +52,9 @@ def parse_round_id(text: str, default_suite: str = DEFAULT_SUITE) -> RoundId:
     a clear error for anything else."""
     match = _ROUND_ID.match(text.strip())
     suite = (match.group("suite") or default_suite) if match else None
-    if not match or suite not in SUITES:
-        examples = " or ".join(f"{s}-v1.0" for s in SUITES)
-        raise ValueError(f"round {text.strip()!r} is not of the form <suite>-vX.Y (for example {examples})")
+    if not match:
+        raise ValueError(f"round {text.strip()!r} is not of the form <suite>-vX.Y "
+                         f"(for example training-v1.0 or inference-v4.1)")
     return RoundId(suite, int(match.group("major")), int(match.group("minor")))
 
 
@@ -64,3 +64,18 @@ def round_from_tree_name(name: str) -> RoundId | None:
     if not match:
         return None
     return RoundId(match.group("suite"), int(match.group("major")), int(match.group("minor")))
+
+
+def rounds_present(data_dir) -> list[str]:
+    """Round ids of every suite with a results table under ``data_dir`` (``data/<round>/results.csv``)."""
+    from pathlib import Path
+
+    found = []
+    for folder in Path(data_dir).iterdir() if Path(data_dir).is_dir() else ():
+        try:
+            parsed = parse_round_id(folder.name)
+        except ValueError:
+            continue
+        if parsed.id == folder.name and (folder / "results.csv").is_file():
+            found.append(parsed)
+    return [r.id for r in sorted(found)]

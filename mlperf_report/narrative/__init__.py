@@ -1,6 +1,8 @@
-"""narrative: the press-release text, every number from figures.json.
+"""narrative: the suite-free half of the press-release text.
 
-Concern: figures + price catalogue + configuration -> claims -> one Jinja template per language.
-May import: core, i18n, ingest, suites, analysis.
-Public: ``narrative.render``, ``narrative.headline_summary`` / ``headline_notes``, ``narrative.load_figures``.
+Concern: rendering (``rendering``: the mark and legend, figures read back, Jinja templates per language
+with footnotes in reading order, HTML to plain text) and the story's wording (``story_text``). Each
+suite's claims live in ``suites/<name>/narrative.py``.
+May import: core, i18n, ingest, analysis.
+Public: ``rendering.Rendered`` / ``load_figures`` / ``render_template`` / ``to_text``, ``story_text.render``.
 """

@@ -5,11 +5,12 @@ import matplotlib.colors as mcolors
 import pandas as pd
 import pytest
 
-from mlperf_report.analysis import charts
+from mlperf_report.suites.training import charts
 
-from mlperf_report.analysis import metrics, outputs
+from mlperf_report.analysis import outputs
+from mlperf_report.suites.training import metrics
 from mlperf_report.core import paths
-from mlperf_report.analysis import style
+from mlperf_report.analysis import axes, style
 from mlperf_report.core.config import load_config
 from mlperf_report.core.prices import load_prices
 from synthetic_round import V07, V10, _result_rows
@@ -70,8 +71,8 @@ def test_time_to_train_highlights_the_focus_results_by_key(v10, ax):
 def test_labels_tell_look_alike_systems_apart():
     df = pd.DataFrame({"submitter": ["Acme", "Acme", "Acme", "Beta"], "division": ["closed", "open", "closed", "closed"],
                        "system_id": ["a1", "a2", "a3", "b"], "display_name": ["Box", "Box", "Box", "Beta Crate"]})
-    assert charts.system_labels(df) == ["Acme Box (closed) [a1]", "Acme Box (open)", "Acme Box (closed) [a3]", "Beta Crate"]
-    assert charts.system_labels(df, "zh-Hant")[1] == "Acme Box (開放)"
+    assert axes.system_labels(df) == ["Acme Box (closed) [a1]", "Acme Box (open)", "Acme Box (closed) [a3]", "Beta Crate"]
+    assert axes.system_labels(df, "zh-Hant")[1] == "Acme Box (開放)"
 
 
 def test_perf_per_dollar_bars_are_ratios_and_skip_unpriced(v10, ax):

@@ -14,7 +14,8 @@ import sys
 import pandas as pd
 import pytest
 
-from mlperf_report.analysis import charts, outputs
+from mlperf_report.analysis import outputs
+from mlperf_report.suites.training import charts
 from mlperf_report.analysis.chart_text import REPLACEMENT, chart_text
 from mlperf_report.assemble import sections
 from mlperf_report.core import limits, paths

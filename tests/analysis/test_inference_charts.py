@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from mlperf_report.analysis import inference_charts  # noqa: E402
+from mlperf_report.suites.inference import charts as inference_charts  # noqa: E402
 
 
 @pytest.fixture

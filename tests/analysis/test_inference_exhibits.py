@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mlperf_report.analysis import inference_exhibits as ex
-from mlperf_report.analysis import inference_tables as t
+from mlperf_report.suites.inference import exhibits as ex
+from mlperf_report.suites.inference import tables as t
 from mlperf_report.core import paths
 
 EMBEDDED = paths.DATA / "inference-v4.1" / "results.csv"
@@ -62,7 +62,7 @@ def test_round_facts_count_benchmarks_as_the_round_lists_them(results):
 def test_no_focus_tells_the_round_overview(results):
     """``--focus none`` is a neutral overview, not a submitter called "none" that has no result."""
     from mlperf_report.core.config import load_config
-    from mlperf_report.narrative import inference as narrative
+    from mlperf_report.suites.inference import narrative
 
     config = load_config().with_overrides(round=ROUND, focus_submitter="none")
     rendered = narrative.render({}, t.round_facts(results, focus="", round_id=ROUND), config, "en")

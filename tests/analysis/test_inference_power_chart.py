@@ -4,7 +4,9 @@ efficient first, and a note that says why when no power result could be computed
 import pandas as pd
 import pytest
 
-from mlperf_report.analysis import inference_charts, inference_tables, style
+from mlperf_report.analysis import style
+from mlperf_report.suites.inference import charts as inference_charts
+from mlperf_report.suites.inference import tables as inference_tables
 
 
 def rows(scenario: str, entries) -> pd.DataFrame:

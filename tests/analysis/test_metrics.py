@@ -5,7 +5,8 @@ import math
 import pandas as pd
 import pytest
 
-from mlperf_report.analysis import metrics
+from mlperf_report.suites.training import metrics
+from mlperf_report.analysis import figures as shared_figures
 from mlperf_report.core import paths
 from mlperf_report.core.config import Baseline, load_config
 from mlperf_report.core.prices import load_prices
@@ -147,7 +148,7 @@ def test_summary_shapes(v10):
 
 
 def test_summary_figures_positions_and_perf_per_dollar_across_benchmarks(v10):
-    from mlperf_report.analysis import figures
+    from mlperf_report.suites.training import figures
 
     summary = figures.summary_figures(v10, round_id="training-v1.0", focus_submitter="Graphcore", baseline=BASELINE,
                                       catalogue=CATALOGUE)
@@ -157,13 +158,13 @@ def test_summary_figures_positions_and_perf_per_dollar_across_benchmarks(v10):
     assert positions["resnet"]["focus_minutes"] == 14.48
     ratios = {(e["benchmark"], e["system"]["system_id"]): round(e["ratio"], 2) for e in summary["perf_per_dollar"]}
     assert ratios == {("bert", "ipu-pod16-POPART-closed"): 1.26, ("resnet", "ipu-pod16-TF1"): 1.55}
-    assert figures.to_json(summary) == figures.to_json(figures.summary_figures(
+    assert shared_figures.to_json(summary) == shared_figures.to_json(figures.summary_figures(
         v10, round_id="training-v1.0", focus_submitter="Graphcore", baseline=BASELINE, catalogue=CATALOGUE))
 
 
 @pytest.mark.skipif(not (paths.DATA / "training-v1.0" / "results.csv").is_file(), reason="embedded v1.0 tables not ingested yet")
 def test_embedded_v10_tables_give_the_press_release_figures():
-    from mlperf_report.analysis import context
+    from mlperf_report.suites.training import context
 
     found = {}
     for benchmark in ("resnet", "bert"):
@@ -187,7 +188,7 @@ def test_a_result_without_division_is_kept_and_compares_cleanly():
     assert df[df["system_id"] == "a100-8"]["division"].tolist() == [""]
     assert "a100-8" in metrics.unscored(df, benchmark="resnet")["system_id"].tolist()
     assert len(metrics.scored(df, benchmark="resnet", division="closed")) == 5
-    from mlperf_report.analysis.html_tables import results_table
+    from mlperf_report.suites.training.tables import results_table
 
     table = results_table(df[df["benchmark"] == "resnet"], lang="en")
     row = table[table["System"] == "a100-8"].iloc[0]
@@ -195,7 +196,7 @@ def test_a_result_without_division_is_kept_and_compares_cleanly():
 
 
 def test_unscored_reasons_are_written_in_the_tables_language():
-    from mlperf_report.analysis.html_tables import status_text
+    from mlperf_report.suites.training.tables import status_text
 
     incomplete = {"status": "incomplete", "status_detail": "incomplete: 1 of 10 runs present (9 listed as absent "
                   "from this copy of the tree)", "runs_found": 1, "runs_required": 10, "runs_converged": 1,

@@ -8,7 +8,10 @@ import nbformat
 import papermill
 import pytest
 
-from mlperf_report.analysis import context, charts, figures
+from mlperf_report.suites.training import context
+from mlperf_report.suites.training import charts
+from mlperf_report.suites.training import figures
+from mlperf_report.analysis import figures as shared_figures
 from mlperf_report.core import paths
 from mlperf_report.cli import report
 from mlperf_report.analysis import outputs as nb_outputs
@@ -126,7 +129,7 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir
     # same inputs, other process: byte-identical figures and charts
     a = context.load_benchmark(**{k: job.parameters[k] for k in ("round_id", "benchmark", "division", "focus_submitter",
                                                                   "focus_accelerator", "baseline_system", "data_dir", "prices_file", "config_file")})
-    assert figures.to_json(a.figures()) == text
+    assert shared_figures.to_json(a.figures()) == text
     svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored, focus=a.focus_keys,
                                baseline=a.baseline_key, benchmark=a.title)
     assert svg == tagged_outputs(nb)[("chart", "time_to_train", "zh-Hant")]["data"]["image/svg+xml"]

@@ -8,7 +8,7 @@ import re
 
 import pandas as pd
 
-from mlperf_report.analysis import inference_charts
+from mlperf_report.suites.inference import charts as inference_charts
 from mlperf_report.analysis.outputs import chart_svg
 from mlperf_report.assemble import screen_svg
 from mlperf_report.assemble.sections import fetched_urls

@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from mlperf_report.analysis import inference_tables as t
+from mlperf_report.suites.inference import tables as t
 from mlperf_report.cli import report as pipeline
 from mlperf_report.core import paths
 from mlperf_report.core.config import load_config
 from mlperf_report.core.errors import UserError
 from mlperf_report.core.sources import open_source
-from mlperf_report.narrative import inference as narrative
+from mlperf_report.suites.inference import narrative
 from mlperf_report.suites.inference.ingest import ingest, write_tables
 from mlperf_report.suites.inference.rounds import parse_round
 from tests.inference_trees import inference_tree, spellings_tree

@@ -86,11 +86,17 @@ def test_title_may_be_given_per_language():
 def test_titles_per_suite():
     config = parse_config({"title": {"training": {"en": "T", "zh-Hant": "訓"}, "inference": "Inference!"}})
     assert config.title_for("zh-Hant", "training") == "訓" and config.title_for("en", "inference") == "Inference!"
-    default = parse_config({})
-    assert default.title_for("en", "inference") == "MLPerf Inference results"
-    assert default.title_for("zh-Hant", "training") == "MLPerf Training 測試結果"
+    from mlperf_report import suites
+
+    def suite_default(lang, name):
+        return suites.get(name).default_title(lang)
+
+    default = parse_config({})  # no title: each suite's own
+    assert default.title_for("en", "inference", suite_default("en", "inference")) == "MLPerf Inference results"
+    assert default.title_for("zh-Hant", "training", suite_default("zh-Hant", "training")) == "MLPerf Training 測試結果"
     one = parse_config({"title": "Our round"})  # one text: the user's title for every suite
-    assert one.title_for("en", "inference") == "Our round"
+    assert one.title_for("en", "inference", suite_default("en", "inference")) == "Our round"
+    assert config.title_for("en", "toy", "Toy results") == "Toy results"  # a suite report.yaml does not title
     shipped = load_config()
     assert "Inference" in shipped.title_for("en", "inference") and "Training" in shipped.title_for("en", "training")
 

@@ -264,11 +264,12 @@ def _dry_run_body(project, lang, address):
 @pytest.mark.parametrize("lang, minutes", [("en", "28.3 minutes"), ("zh-Hant", "28.3 分鐘")])
 def test_the_body_carries_the_narrative_headline_and_invents_no_number(project, lang, minutes):
     from mlperf_report.core import config
-    from mlperf_report.narrative import narrative
+    from mlperf_report.suites.training import narrative
+    from mlperf_report.narrative import rendering
     from mlperf_report.core import prices
 
     text, markup = _dry_run_body(project, lang, "a@example.com")
-    figures, _ = narrative.load_figures(project["round_dir"] / "figures")
+    figures, _ = rendering.load_figures(project["round_dir"] / "figures")
     args = (figures, config.load_config(project["config_path"]), lang)
     catalogue = prices.load_prices(project["data_dir"] / "prices.yaml")
     lines = narrative.headline_summary(*args, catalogue=catalogue)

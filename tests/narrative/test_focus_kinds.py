@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from mlperf_report.analysis import context, figures as figures_module
+from mlperf_report.suites.training import context
+from mlperf_report.suites.training import figures as figures_module
 from mlperf_report.core import paths
-from mlperf_report.narrative import narrative
+from mlperf_report.suites.training import narrative
 from mlperf_report.suites.training import rounds
 from synthetic_round import write_v5_round
 

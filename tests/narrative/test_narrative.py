@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mlperf_report.narrative import narrative
+from mlperf_report.suites.training import narrative
+from mlperf_report.narrative import rendering
 from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError, UserError
 
@@ -34,12 +35,12 @@ def catalogue():
 
 @pytest.fixture()
 def graphcore():
-    return narrative.load_figures(FIXTURES / "graphcore")[0]
+    return rendering.load_figures(FIXTURES / "graphcore")[0]
 
 
 @pytest.fixture()
 def nvidia():
-    return narrative.load_figures(FIXTURES / "nvidia")[0]
+    return rendering.load_figures(FIXTURES / "nvidia")[0]
 
 
 def text_of(figures, config, lang, **kw):
@@ -386,7 +387,7 @@ def _real_figures(focus):
     build's output/, which may be stale or of another focus)."""
     if not (paths.DATA / "training-v1.0" / "results.csv").exists():
         pytest.skip("no data/training-v1.0 tables: run `python build.py ingest`")
-    from mlperf_report.analysis import context
+    from mlperf_report.suites.training import context
     from mlperf_report.suites.training import rounds
 
     return {b: context.load_benchmark(round_id="training-v1.0", benchmark=b, focus_submitter=focus,

@@ -8,10 +8,14 @@ import re
 
 import pytest
 
-from mlperf_report.analysis import context, figures, story, story_inputs
+from mlperf_report.analysis import story
+from mlperf_report.suites.training import context
+from mlperf_report.suites.training import figures
+from mlperf_report.suites.training import story_inputs
 from mlperf_report.core import paths
 from mlperf_report.core.config import Focus, load_config
-from mlperf_report.narrative import narrative, story_text
+from mlperf_report.narrative import story_text
+from mlperf_report.suites.training import narrative
 from mlperf_report.suites.training import rounds
 
 LANGS = ("en", "zh-Hant")
@@ -132,8 +136,8 @@ def _figures_stub(benchmark: str) -> dict:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_inference_v41_nvidia_narrative_is_a_headline_and_a_few_claims(lang):
-    from mlperf_report.analysis import inference_tables
-    from mlperf_report.narrative import inference
+    from mlperf_report.suites.inference import tables as inference_tables
+    from mlperf_report.suites.inference import narrative as inference
 
     results = inference_tables.load_results(paths.DATA, "inference-v4.1")
     summary = inference_tables.round_facts(results, focus="NVIDIA", round_id="inference-v4.1")
@@ -158,8 +162,8 @@ def _all_texts(worded: dict) -> list[str]:
 def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_results():
     """Every focus a round has, not only the ones the issues name: no failure, no unfilled field, and
     every cited result ID is a result of the round (or of the previous one)."""
-    from mlperf_report.analysis import inference_tables
-    from mlperf_report.narrative.inference import _NAMES
+    from mlperf_report.suites.inference import tables as inference_tables
+    from mlperf_report.suites.inference.narrative import _NAMES
 
     config, catalogue, tables = context.load_round(round_id="training-v4.1", data_dir=paths.DATA,
                                                    prices_file=paths.PRICES, config_file=paths.REPORT_CONFIG)
@@ -171,7 +175,8 @@ def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_res
         for lang in LANGS:
             assert all("{" not in t for t in _all_texts(story_text.render(told, lang, NAMES, "training-v4.1")))
     results = inference_tables.load_results(paths.DATA, "inference-v4.1")
-    known = set(story_inputs.inference(results, "inference-v4.1")["result_id"])
+    from mlperf_report.suites.inference import story_inputs as inference_inputs
+    known = set(inference_inputs.inference(results, "inference-v4.1")["result_id"])
     for submitter in sorted(results.loc[results["valid"], "submitter"].unique()):
         told = inference_tables.story(results, data_dir=paths.DATA, round_id="inference-v4.1", focus=submitter)
         for claim in [told["headline"], *told["highlights"], *told["body"]]:

@@ -86,7 +86,7 @@ def test_rounds_before_power_have_no_energy(tmp_path):
 
 
 def test_results_table_shows_energy_and_runs_excluded_by_the_checker():
-    from mlperf_report.analysis.html_tables import results_table
+    from mlperf_report.suites.training.tables import results_table
 
     base = dict(division="closed", submitter="Acme", display_name="Acme X1", accelerators=8, framework="PyTorch",
                 benchmark="llama2_70b_lora", runs_found=10, runs_required=10, status="ok")

@@ -16,7 +16,7 @@ from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
 from mlperf_report.narrative import story_text
-from mlperf_report.narrative.narrative import Rendered
+from mlperf_report.narrative.rendering import Rendered
 from mlperf_report.suites.inference import models
 
 
@@ -192,13 +192,3 @@ def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catal
         return [f"[{c['note']}] {story_text.note_text(c, lang, str)}" for c in lead] + [
             _citation(figures, config.round, lang)]
     return [f"[1] {_citation(figures, config.round, lang)}"]
-
-
-def for_round(round_id: str):
-    """The narrative module of a round's suite (this one for Inference, ``narrative`` for Training)."""
-    from mlperf_report.narrative import narrative
-    from mlperf_report.suites import suite_for
-
-    import sys
-
-    return sys.modules[__name__] if suite_for(round_id).name == "inference" else narrative

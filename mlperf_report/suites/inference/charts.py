@@ -10,8 +10,8 @@ import pandas as pd
 import seaborn as sns
 
 from mlperf_report.analysis import style
-from mlperf_report.analysis.charts import log_axes, system_labels
-from mlperf_report.analysis.inference_tables import result_places
+from mlperf_report.analysis.axes import log_axes, system_labels
+from mlperf_report.suites.inference.tables import result_places
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import label
 from mlperf_report.suites.inference import models, power

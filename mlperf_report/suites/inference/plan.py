@@ -1,6 +1,6 @@
-"""The notebook plan of an Inference round: one ``inference_model.ipynb`` per benchmark (every folder
-spelling of it, as MLCommons' table files them) with a valid result in the division, ``inference_summary.ipynb``
-and, where there is something to show, ``inference_exhibits.ipynb``. A focus report has a section for
+"""The notebook plan of an Inference round: one ``notebooks/inference/model.ipynb`` per benchmark (every
+folder spelling of it, as MLCommons' table files them) with a valid result in the division,
+``notebooks/inference/summary.ipynb`` and, where there is something to show, ``exhibits.ipynb``. A focus report has a section for
 each benchmark the focus entered; the others are one exhibit table. The same runner, cache and
 assembler as Training use it."""
 
@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mlperf_report.analysis.jobs import NotebookJob, Plan
+from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writable
 from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.suites.inference import models as catalogue
 from mlperf_report.suites.inference.checker_rules import mlperf_model
 from mlperf_report.suites.inference.rounds import parse_round
 
-MODEL_NOTEBOOK = paths.NOTEBOOKS / "inference_model.ipynb"
-SUMMARY_NOTEBOOK = paths.NOTEBOOKS / "inference_summary.ipynb"
-EXHIBITS_NOTEBOOK = paths.NOTEBOOKS / "inference_exhibits.ipynb"
+MODEL_NOTEBOOK = paths.NOTEBOOKS / "inference" / "model.ipynb"
+SUMMARY_NOTEBOOK = paths.NOTEBOOKS / "inference" / "summary.ipynb"
+EXHIBITS_NOTEBOOK = paths.NOTEBOOKS / "inference" / "exhibits.ipynb"
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Scored:
     spellings: dict[str, str] = field(default_factory=dict)
     open_variants: bool = False
     focus_in_round: bool = False       # the focus has a valid result in some division
+    entrants: list[dict] = field(default_factory=list)  # submitter and accelerator of each valid result
 
 
 def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_id: str = "") -> Scored:
@@ -50,6 +52,7 @@ def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_i
                 continue
             benchmark = row.get("benchmark") or (mlperf_model(row["model"], rules) if rules else row["model"])
             mine = bool(focus) and row["submitter"].lower() == focus.lower()
+            found.entrants.append({"submitter": row["submitter"], "accelerator_model": row.get("accelerator_model", "")})
             found.focus_in_round |= mine
             listed = rules is None or benchmark in rules.models
             if row["division"] == "open":
@@ -79,23 +82,25 @@ def _chosen(asked: list[str] | None, scored: Scored, focus: str, config) -> list
     return sorted(scored.entered) if focus and scored.focus_in_round else available
 
 
-def make_inference_plan(config, *, models: list[str] | None, data_dir: Path, output_dir: Path, config_file: Path,
-                        division: str, workers: int, force: bool, fresh_kernels: bool, check_writable) -> Plan:
+def make_plan(config, request: PlanRequest) -> Plan:
+    """Every check that can fail happens here, before any kernel starts; a focus with no valid result
+    in the round is refused with the round's submitters listed."""
+    data_dir, output_dir, division = request.data_dir, request.output_dir, request.division
     tables = data_dir / config.round
     if not (tables / "results.csv").is_file():
-        version = config.round.split("-v")[-1]
         raise InputError(f"{tables / 'results.csv'}: not found; run `python build.py ingest "
-                         f"<inference_results_{version} source>` first")
+                         f"<inference_results_{parse_round(config.round).version} source>` first")
     focus = config.focus.name if config.focus.kind == "submitter" else ""
     scored = scored_benchmarks(tables / "results.csv", division, focus, config.round)
     if not scored.benchmarks:
         raise InputError(f"{tables / 'results.csv'}: no valid result in the {division} division; nothing to analyse")
-    chosen = _chosen(models, scored, focus, config)
+    check_focus(config.focus, scored.entrants, config.round, what="valid result")
+    chosen = _chosen(list(request.items) or None, scored, focus, config)
     round_out = output_dir / config.round
     check_writable(round_out)
     common = {"round_id": config.round, "focus_submitter": focus, "data_dir": str(data_dir),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
-    inputs = (Path(config_file).resolve(), paths.ROOT / "requirements.txt", tables / "results.csv",
+    inputs = (Path(request.config_file).resolve(), paths.ROOT / "requirements.txt", tables / "results.csv",
               *sorted(p for p in data_dir.glob("inference-v*/results.csv") if p.parent.name != config.round))
     jobs = [NotebookJob(name=name, notebook=MODEL_NOTEBOOK, output=round_out / "notebooks" / f"{name}.ipynb",
                         figures=round_out / "figures" / f"{name}.json", parameters={**common, "benchmark": name},
@@ -106,5 +111,5 @@ def make_inference_plan(config, *, models: list[str] | None, data_dir: Path, out
         jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,
                                 output=round_out / "notebooks" / "exhibits.ipynb",
                                 figures=round_out / "notebooks" / "exhibits.json", parameters=common, inputs=inputs))
-    return Plan(round_id=config.round, jobs=tuple(jobs), workers=workers, force=force, output_dir=output_dir,
-                fresh_kernels=fresh_kernels)
+    return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
+                output_dir=output_dir, fresh_kernels=request.fresh_kernels)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlperf_report.analysis import story_inputs
+from mlperf_report.suites.inference import story_inputs
 from mlperf_report.core.config import focus_of
 from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.checker_rules import mlperf_model

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mlperf_report.analysis.inference_tables import ranked, scenarios_of
+from mlperf_report.suites.inference.tables import ranked, scenarios_of
 from mlperf_report.suites.inference import models
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS
 from mlperf_report.suites.inference.rounds import parse_round

@@ -5,42 +5,30 @@ perf/$ sentence without two priced results); the templates under ``templates/`` 
 and never type or format a number. Citations follow MLCommons' Results Messaging Guidelines: one
 footnote per cited result, derived metrics (perf/$, speed-ups, server counts) labelled as not
 verified by MLCommons with their basis, and the trademark legend. Footnote numbers follow first
-mention, so ``render_narrative`` and ``render_notes`` of the same inputs always agree.
+mention, so the narrative and notes of the same inputs always agree.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
 import math
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any, Mapping
 
 from mlperf_report.i18n import catalogue, formatting
-from mlperf_report.core import languages, paths
+from mlperf_report.core import languages
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.core.config import focus_of
 from mlperf_report.suites.training import rounds
 from mlperf_report.narrative import story_text
+from mlperf_report.narrative.rendering import (FORMATS, MARK, TRADEMARK_LEGEND, Rendered, check_choice,
+                                               in_reading_order, lines, render_template)
 from mlperf_report.core.errors import InputError, UserError
 
 LANGUAGES = languages.available()
-FORMATS = ("html", "text")
 DIVISIONS = ("closed", "open")
 
-#: The mark as the guidelines require it next to every use of the name (never translated).
-MARK = "MLPerf®"
-
-#: The attribution legend, verbatim from MLCommons' Results Messaging Guidelines ("Attribution").
-TRADEMARK_LEGEND = (
-    "The MLPerf name and logo are registered and unregistered trademarks of MLCommons Association in "
-    "the United States and other countries. All rights reserved. Unauthorized use strictly prohibited. "
-    "See www.mlcommons.org for more information."
-)
 
 #: CPUs in one host server, when the catalogue does not say otherwise. Basis: the host servers of the
 #: systems this tool was first used on are dual-socket (IPU-POD16: one dual-CPU server; IPU-POD64:
@@ -49,74 +37,42 @@ TRADEMARK_LEGEND = (
 DEFAULT_CPUS_PER_SERVER = 2
 
 
-@dataclass(frozen=True)
-class Rendered:
-    """The narrative and its notes, rendered from one context so footnote numbers agree."""
-
-    narrative: str
-    notes: str
-
-
 # --------------------------------------------------------------------------------------------- API
 
 
 def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",
            *, catalogue: Any = None) -> Rendered:
     """Narrative and notes of one language, as HTML fragments (``fmt="html"``) or plain text."""
-    _check_choice(fmt, FORMATS, "format")
-    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue), "narrative")
-    return Rendered(_render(context, lang, fmt, "narrative"), _render(context, lang, fmt, "notes"))
-
-
-def render_narrative(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str,
-                     fmt: str = "html", *, catalogue: Any = None) -> str:
-    """The press-release sections (headline … closing summary) with footnote markers."""
-    return render(figures, summary, config, lang, fmt, catalogue=catalogue).narrative
-
-
-def render_notes(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str,
-                 fmt: str = "html", *, catalogue: Any = None) -> str:
-    """The footnotes the narrative's markers point to, derived-metric notices and the trademark legend."""
-    return render(figures, summary, config, lang, fmt, catalogue=catalogue).notes
+    check_choice(fmt, FORMATS, "format")
+    template = template_name(lang)
+    context = in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue), "narrative", template)
+    return Rendered(render_template(template, context, lang, fmt, "narrative"),
+                    render_template(template, context, lang, fmt, "notes"))
 
 
 def headline_summary(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
                      summary: dict | None = None) -> list[str]:
     """Short plain-text headline lines (for an email body), with ``[n]`` markers into ``headline_notes``:
     the story's headline and highlights when ``summary`` holds one, else the headline results."""
-    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue, scope="headline"), "headline")
-    return _lines(_render(context, lang, "text", "headline"))
+    return _headline_part(figures, summary, config, lang, catalogue, "headline")
 
 
 def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catalogue: Any = None,
                    summary: dict | None = None) -> list[str]:
     """The footnotes of ``headline_summary`` and the trademark legend, one line each."""
-    context = _in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue, scope="headline"), "headline")
-    return _lines(_render(context, lang, "text", "notes"))
+    return _headline_part(figures, summary, config, lang, catalogue, "notes")
 
 
-def load_figures(figures_dir: Path | str, names: set[str] | None = None) -> tuple[dict[str, dict], dict | None]:
-    """Read ``<benchmark>.json`` files (and ``summary.json``) of one round's figures folder; ``names``:
-    only those stems (the build's own notebooks), so files left by an earlier build with another focus
-    or benchmark list never reach the narrative."""
-    folder = Path(figures_dir)
-    if not folder.is_dir():
-        raise InputError(f"{folder}: figures folder not found; run `python build.py report` to make it")
-    figures, summary = {}, None
-    for path in sorted(folder.glob("*.json")):
-        if names is not None and path.stem not in names:
-            continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as error:
-            raise InputError(f"{path}: not valid JSON ({error}); re-run the notebooks to rewrite it") from None
-        if path.stem == "summary":
-            summary = data
-        elif isinstance(data, dict):
-            figures[str(data.get("benchmark") or path.stem)] = data
-    if not figures and summary is None:
-        raise InputError(f"{folder}: no <benchmark>.json files; run the notebooks first")
-    return figures, summary
+def _headline_part(figures, summary, config, lang: str, catalogue, part: str) -> list[str]:
+    template = template_name(lang)
+    context = in_reading_order(build_context(figures, summary, config, lang, catalogue=catalogue, scope="headline"),
+                               "headline", template)
+    return lines(render_template(template, context, lang, "text", part))
+
+
+def template_name(lang: str) -> str:
+    """``narrative.<lang>.html.j2``: one template per language holds the narrative, headline and notes."""
+    return f"narrative.{lang}.html.j2"
 
 
 # ------------------------------------------------------------------------------------------ context
@@ -129,8 +85,8 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     ``summary`` (summary.json) is accepted for the contract; every claim made today comes from the
     per-benchmark figures, so it is not read yet.
     """
-    _check_choice(lang, LANGUAGES, "language")
-    _check_choice(scope, ("full", "headline"), "scope")
+    check_choice(lang, LANGUAGES, "language")
+    check_choice(scope, ("full", "headline"), "scope")
     cfg = _config_dict(config)
     figs = _checked_figures(figures)
     round_id = _round_of(figs, cfg)
@@ -323,11 +279,6 @@ def _marked(title: str) -> str:
 def _mark_text(text: str) -> str:
     """Free text from data files with the mark added where the name stands bare (``MLPerf`` → ``MLPerf®``)."""
     return re.sub(r"MLPerf(?![®™])", MARK, text)
-
-
-def _check_choice(value: str, allowed: tuple[str, ...], what: str) -> None:
-    if value not in allowed:
-        raise ValueError(f"{what} must be one of {list(allowed)}, but {value!r} was passed")
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -850,115 +801,3 @@ def _table(figs: list[dict], facts: _Facts, focus=None) -> list[dict]:
 # ---------------------------------------------------------------------------------------- rendering
 
 
-def _in_reading_order(context: dict, part: str) -> dict:
-    """The context with footnotes renumbered in the order a reader meets their markers in ``part``.
-
-    Claims are built section by section, but a template may mention a later claim first (the lead
-    paragraph does); numbering by a first rendering keeps markers ascending through the text.
-    """
-    html = _render(context, context["lang"], "html", part)
-    seen = re.findall(rf'href="#{re.escape(context["note_prefix"])}(\d+)"', html)
-    order = list(dict.fromkeys(int(n) for n in seen))
-    order += [n["number"] for n in context["notes"] if n["number"] not in order]
-    new_number = {old: new for new, old in enumerate(order, start=1)}
-
-    def renumber(value):
-        if isinstance(value, dict):
-            return {k: (new_number[v] if k in ("note", "number") and isinstance(v, int) and v in new_number
-                        else renumber(v)) for k, v in value.items()}
-        if isinstance(value, list):
-            return [renumber(v) for v in value]
-        return value
-
-    renumbered = renumber(context)
-    renumbered["notes"] = sorted(renumbered["notes"], key=lambda n: n["number"])
-    return renumbered
-
-
-@functools.lru_cache(maxsize=None)
-def _environment():
-    import jinja2
-
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(paths.TEMPLATES)),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-    )
-
-
-def template_name(lang: str) -> str:
-    """``narrative.<lang>.html.j2``: one template per language holds the narrative, headline and notes."""
-    return f"narrative.{lang}.html.j2"
-
-
-def _render(context: dict, lang: str, fmt: str, part: str) -> str:
-    def msg(key: str, **fields) -> str:  # the catalogue's short phrases, shared with charts and tables
-        return catalogue.message(key, lang, **fields)
-
-    html = _environment().get_template(template_name(lang)).render(**context, part=part, msg=msg).strip() + "\n"
-    if lang == "zh-Hant":
-        html = tidy_cjk(html)
-    return to_text(html) if fmt == "text" else html
-
-
-_CJK_PUNCT = "\u3000-\u303f\uff00-\uffef"
-_CJK_IDEO = "\u3400-\u4dbf\u4e00-\u9fff"
-_CJK_SPACE = re.compile(rf"(?<=[{_CJK_PUNCT}])\s+|\s+(?=[{_CJK_PUNCT}])|(?<=[{_CJK_IDEO}])\s+(?=[{_CJK_IDEO}])")
-
-
-def tidy_cjk(text: str) -> str:
-    """Drop the spaces template line breaks leave between Chinese characters and around full-width
-    punctuation (a browser shows them as gaps); spaces between Chinese and Latin text stay."""
-    return _CJK_SPACE.sub("", text)
-
-
-def to_text(html: str) -> str:
-    """Plain text of a rendered fragment: footnote markers as ``[n]``, one blank line between blocks.
-
-    Plain text is made from the HTML rather than from templates of its own, so the words of a
-    language live in one file and the email can never say something the report does not.
-    """
-    writer = _TextWriter()
-    writer.feed(html)
-    writer.close()
-    paragraphs = [" ".join(p.split()) for p in "".join(writer.out).split("\n\n")]
-    return "\n\n".join(p for p in paragraphs if p) + "\n"
-
-
-class _TextWriter(HTMLParser):
-    _BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "section", "div", "ol", "ul", "table", "caption"}
-    _BRACKETED = ("mlperf-fn", "mlperf-note-number")
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.out: list[str] = []
-        self._stack: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        classes = (dict(attrs).get("class") or "").split()
-        bracket = any(c in classes for c in self._BRACKETED)
-        self._stack.append("]" if bracket else "")
-        if bracket:
-            self.out.append("[")
-        elif tag in self._BLOCKS:
-            self.out.append("\n\n")
-        elif tag in ("td", "th"):
-            self.out.append(" | ")
-        elif tag == "br":
-            self._stack.pop()
-            self.out.append("\n\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "br":
-            return
-        if self._stack:
-            self.out.append(self._stack.pop())
-        if tag in self._BLOCKS:
-            self.out.append("\n\n")
-
-    def handle_data(self, data: str) -> None:
-        self.out.append(data)
-
-
-def _lines(text: str) -> list[str]:
-    return [line.strip() for line in text.split("\n\n") if line.strip()]

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlperf_report.analysis import comparisons, figures, metrics, round_tables
+from mlperf_report.analysis import comparisons
+from mlperf_report.suites.training import figures
+from mlperf_report.suites.training import metrics
+from mlperf_report.suites.training import round_tables
 from mlperf_report.core.config import Focus, ReportConfig, load_config
 from mlperf_report.core.prices import Catalogue, load_prices
 from mlperf_report.suites.training.rounds import benchmark_model
@@ -140,11 +143,6 @@ class BenchmarkAnalysis:
             self.results, round_id=self.round_id, benchmark=self.benchmark, focus_submitter=self.focus,
             baseline=self.config.baseline, catalogue=self.catalogue, baseline_system=self.baseline_system,
             previous_results=self.rounds.get(previous), previous_round_id=previous, division=self.division)
-
-
-def figures_path(output_dir: Path | str, round_id: str, name: str) -> Path:
-    """output/<round>/figures/<name>.json"""
-    return Path(output_dir) / round_id / "figures" / f"{name}.json"
 
 
 def load_round(*, round_id: str, data_dir: Path | str, prices_file: Path | str, config_file: Path | str,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mlperf_report.i18n import formatting
-from mlperf_report.analysis import metrics
+from mlperf_report.suites.training import metrics
 from mlperf_report.i18n.labels import label
 from mlperf_report.suites.training.rounds import benchmark_model
 

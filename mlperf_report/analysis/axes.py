@@ -1,0 +1,38 @@
+"""Chart parts every suite's charts share: log scales with plain tick numbers and readable, unique
+system labels."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mlperf_report.i18n.labels import label
+
+
+def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
+    """Readable, unique y labels: display name (with the submitter when the name lacks it); where two
+    would look alike, the division, and failing that the folder name, tells them apart."""
+    names = [name if submitter.lower() in name.lower() else f"{submitter} {name}"
+             for submitter, name in zip(data["submitter"].astype(str), data["display_name"].astype(str))]
+    if len(set(names)) < len(names) and "division" in data:
+        counts = pd.Series(names).value_counts()
+        names = [f"{name} ({label(f'division.{div}', lang)})" if counts[name] > 1 and div in ("closed", "open") else name
+                 for name, div in zip(names, data["division"].astype(str))]
+    counts = pd.Series(names).value_counts()
+    return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
+
+
+def log_axes(ax, *, x: bool, values=None) -> None:
+    """Log scales with plain numbers (4, 8, 16 accelerators; 2, 5, 10, 20 minutes), not 2^n or 10^n;
+    ``values(number) -> text`` formats the y ticks instead (e.g. compact: 250K, 1.2M)."""
+    from matplotlib import ticker
+
+    plain = ticker.FuncFormatter(lambda value, _: f"{value:g}")
+    if x:
+        ax.set_xscale("log", base=2)
+        ax.xaxis.set_major_locator(ticker.LogLocator(base=2))
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(plain if values is None else ticker.FuncFormatter(lambda value, _: values(value)))
+    ax.yaxis.set_minor_formatter(ticker.NullFormatter())

@@ -1,0 +1,60 @@
+"""What every suite's report plan shares: the request from the command line, and the checks that
+stop a build before any kernel starts (an output folder that cannot be written, a focus with no
+result in the round)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlperf_report.core import paths
+from mlperf_report.core.errors import UserError
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """The options of ``build.py report`` a suite's plan reads (the configuration carries the rest)."""
+
+    items: tuple[str, ...] = ()          # --benchmarks: the items asked for, or all
+    data_dir: Path = paths.DATA
+    output_dir: Path = paths.OUTPUT
+    prices_file: Path = paths.PRICES
+    config_file: Path = paths.REPORT_CONFIG
+    division: str = "closed"
+    workers: int = 1
+    force: bool = False
+    fresh_kernels: bool = False
+
+
+def check_writable(folder: Path) -> None:
+    """``<output>/<round>/notebooks`` and ``figures`` exist and can be written, or a UserError."""
+    try:
+        (folder / "notebooks").mkdir(parents=True, exist_ok=True)
+        (folder / "figures").mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"{folder}: cannot create the output folders ({error.strerror}); pass --output-dir") from None
+    if not os.access(folder / "notebooks", os.W_OK):
+        raise UserError(f"{folder / 'notebooks'}: not writable; pass --output-dir")
+
+
+def tally(values) -> str:
+    """``NVIDIA (40), Dell (12)``: names by how often they occur."""
+    counts = Counter(v for v in values if v)
+    return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower())))
+
+
+def check_focus(focus, rows: list[dict], round_id: str, *, what: str = "scored result") -> None:
+    """Stop before any kernel when the focus has no ``what`` in the round (``rows``: dicts with
+    ``submitter`` and ``accelerator_model``), listing the choices."""
+    if focus.kind == "none" or any(focus.matches(r.get("submitter"), r.get("accelerator_model")) for r in rows):
+        return
+    how = ("choose with --focus NAME (or focus_submitter in data/report.yaml), --focus-accelerator MODEL, "
+           "or --focus none for a neutral round overview")
+    if focus.kind == "accelerator":
+        raise UserError(f"--focus-accelerator {focus.name}: no {what} in {round_id} on an accelerator whose "
+                        f"model name contains it; accelerators with {what}s (results): "
+                        f"{tally(r.get('accelerator_model') for r in rows)}; {how}")
+    raise UserError(f"--focus {focus.name}: no {what} of this submitter in {round_id}; submitters with {what}s "
+                    f"(results): {tally(r.get('submitter') for r in rows)}; {how}")

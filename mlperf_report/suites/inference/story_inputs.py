@@ -1,0 +1,60 @@
+"""What Inference hands the story engine: one row per valid result folder, the primary metric in its
+unit (throughput higher, latency lower is better), the power result where it was measured, in
+``story.COLUMNS``."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mlperf_report.analysis import story
+from mlperf_report.analysis.story import story_focus
+from mlperf_report.core.accelerators import load as load_generations
+from mlperf_report.core.config import Focus
+from mlperf_report.suites.inference.models import split_variant
+
+#: Inference scenarios whose primary metric is a latency (lower is better).
+_LATENCY = ("SingleStream", "MultiStream")
+
+
+def _one_run_per_target(results: pd.DataFrame) -> pd.DataFrame:
+    """One row where a submitter filed the same run under both accuracy targets of a model
+    (``llama2-70b-99`` and ``-99.9`` with the same value): the stricter target's, so the story does
+    not tell one result twice. Different values under the two targets stay two results."""
+    base = results["model"].map(lambda m: split_variant(m)[0])
+    variant = results["model"].map(lambda m: split_variant(m)[1])
+    key = pd.DataFrame({"d": results["division"], "s": results["submitter"], "i": results["system_id"], "b": base,
+                        "c": results["scenario"], "v": results["result"]}, index=results.index)
+    strict = variant.map(lambda v: float(v) if v.replace(".", "", 1).isdigit() else 0.0)
+    order = key.assign(strict=strict).sort_values(["d", "s", "i", "b", "c", "v", "strict"], ascending=[True] * 6 + [False])
+    keep = ~order.duplicated(["d", "s", "i", "b", "c", "v"])
+    return results.loc[order.index[keep]].sort_index()
+
+
+def inference(results: pd.DataFrame, round_id: str) -> pd.DataFrame:
+    """Valid Inference results (``inference_tables.load_results`` output) as a comparable frame."""
+    ok = _one_run_per_target(results[results["valid"] & results["result"].notna()])
+    benchmark = ok["benchmark"] if "benchmark" in ok else ok["model"]
+    latency = ok["scenario"].isin(_LATENCY)
+    power = pd.to_numeric(ok["power_result"], errors="coerce") if "power_result" in ok else pd.Series(float("nan"), index=ok.index)
+    frame = pd.DataFrame({
+        "round": round_id, "benchmark": benchmark.astype(str), "scenario": ok["scenario"].astype(str),
+        "division": ok["division"].astype(str), "availability": ok["availability"].astype(str),
+        "submitter": ok["submitter"].astype(str), "system_id": ok["system_id"].astype(str),
+        "system": ok["system_name"].where(ok["system_name"] != "", ok["system_id"]).astype(str),
+        "accelerator_model": ok["accelerator_model"].astype(str),
+        "accelerators": pd.to_numeric(ok["accelerators"], errors="coerce").astype(float),
+        "value": ok["result"].astype(float), "unit": ok["unit"].astype(str), "higher_is_better": ~latency,
+        "measure": latency.map({True: "latency", False: "throughput"}), "energy": power,
+        "energy_unit": ok["power_unit"].astype(str) if "power_unit" in ok else "",
+    }, index=ok.index)
+    frame["result_id"] = [f"{round_id}/{d}/{s}/{i}/{m}/{c}" for d, s, i, m, c in
+                          zip(frame["division"], frame["submitter"], frame["system_id"], ok["model"], frame["scenario"])]
+    return frame.reset_index(drop=True).loc[:, list(story.COLUMNS)]
+
+
+def inference_story(results: pd.DataFrame, round_id: str, focus: Focus, *, previous_id: str | None = None,
+                    previous: pd.DataFrame | None = None, order=None, skip=()) -> dict:
+    """The ranked claims of an Inference round for ``focus``, as summary.json's ``story``."""
+    before = inference(previous, previous_id) if previous is not None and previous_id else None
+    claims = story.find_claims(inference(results, round_id), story_focus(focus), load_generations(), before)
+    return story.tell(claims, story_focus(focus), order=order, skip=skip).as_dict()

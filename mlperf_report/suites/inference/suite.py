@@ -1,0 +1,63 @@
+"""MLPerf Inference as the shared stages see it (``suites.Suite``): its rounds, ingest, report plan,
+narrative, mail headlines and section titles, each imported when called."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from mlperf_report.i18n import catalogue as messages
+
+
+class InferenceSuite:
+    name = "inference"
+
+    def default_title(self, lang: str) -> str:
+        return messages.message("suite.inference.title", lang)
+
+    def parse_round(self, round_id):
+        from mlperf_report.suites.inference.rounds import parse_round
+
+        return parse_round(str(round_id))
+
+    def ingest(self, source, source_facts, round_, **options):
+        from mlperf_report.suites.inference import ingest
+
+        return ingest.ingest(source, source_facts, round_, **options)
+
+    def write_tables(self, result, out_dir):
+        from mlperf_report.suites.inference import ingest
+
+        return ingest.write_tables(result, out_dir)
+
+    def plan(self, config, request):
+        from mlperf_report.suites.inference.plan import make_plan
+
+        return make_plan(config, request)
+
+    def render(self, figures, summary, config, lang, *, catalogue=None):
+        from mlperf_report.suites.inference import narrative
+
+        return narrative.render(figures, summary, config, lang, catalogue=catalogue)
+
+    def headlines(self, figures, summary, config, lang, *, catalogue=None):
+        from mlperf_report.suites.inference import narrative
+
+        return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
+                narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
+
+    def config_of_report(self, config, figures: Mapping[str, dict], round_id: str):
+        """Inference claims name the round being sent."""
+        return config.with_overrides(round=round_id)
+
+    def section_title(self, parameters: Mapping[str, Any], stem: str, lang: str) -> str | None:
+        """A benchmark's full name (every folder spelling of it under MLCommons' name)."""
+        from mlperf_report.suites.inference import models
+
+        name = parameters.get("benchmark") or parameters.get("model")
+        return models.title(str(name), lang) if name else None
+
+    def section_note(self, parameters: Mapping[str, Any], lang: str) -> str:
+        return ""
+
+
+SUITE = InferenceSuite()

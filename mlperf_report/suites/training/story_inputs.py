@@ -1,0 +1,64 @@
+"""What Training hands the story engine: one row per scored system × benchmark, time to train in
+minutes (lower is better), energy to train where the round has MLPerf Training Power results, in
+``story.COLUMNS``; the engine never looks at anything else.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mlperf_report.analysis import story
+from mlperf_report.analysis.story import story_focus
+from mlperf_report.core.accelerators import load as load_generations
+from mlperf_report.core.config import Focus
+from mlperf_report.suites.training.rounds import previous_round_id
+
+
+def training(results: pd.DataFrame, round_id: str) -> pd.DataFrame:
+    """Scored Training results (``metrics.prepare_results`` output) as a comparable frame."""
+    ok = results[(results["status"] == "ok") & results["score_min"].notna()]
+    name = ok["display_name"] if "display_name" in ok else ok["system_name"]
+    energy = pd.to_numeric(ok["energy_j"], errors="coerce") if "energy_j" in ok else pd.Series(float("nan"), index=ok.index)
+    frame = pd.DataFrame({
+        "round": round_id, "benchmark": ok["benchmark"].astype(str), "scenario": "",
+        "division": ok["division"].astype(str), "availability": ok["availability"].fillna("").astype(str),
+        "submitter": ok["submitter"].astype(str), "system_id": ok["system_id"].astype(str),
+        "system": name.fillna(ok["system_id"]).astype(str), "accelerator_model": ok["accelerator_model"].fillna("").astype(str),
+        "accelerators": pd.to_numeric(ok["accelerators"], errors="coerce"), "value": ok["score_min"].astype(float),
+        "unit": "minutes", "higher_is_better": False, "measure": "time", "energy": energy,
+        "energy_unit": "J",
+    }, index=ok.index)
+    frame["result_id"] = [f"{round_id}/{d}/{s}/{i}/{b}" for d, s, i, b in
+                          zip(frame["division"], frame["submitter"], frame["system_id"], frame["benchmark"])]
+    return frame.reset_index(drop=True).loc[:, list(story.COLUMNS)]
+
+
+def _system_row(result: dict, benchmark: str, round_id: str) -> dict:
+    """A figures.json SYSTEM_RESULT as a comparable row (what the story's price claims cite)."""
+    return {"round": round_id, "benchmark": benchmark, "scenario": "", "division": result.get("division") or "",
+            "availability": result.get("availability") or "", "submitter": result.get("submitter") or "",
+            "system_id": result.get("system_id") or "", "system": result.get("display_name") or result.get("system_name") or "",
+            "accelerator_model": result.get("accelerator_model") or "", "accelerators": result.get("accelerators"),
+            "value": float(result["minutes"]), "unit": "minutes", "higher_is_better": False, "measure": "time",
+            "energy": None, "energy_unit": "J", "result_id": result.get("result_id") or ""}
+
+
+def price_entries(perf_per_dollar: list[dict], round_id: str) -> list[dict]:
+    """summary.json's perf/$ entries in the form ``story.price`` takes."""
+    return [{"benchmark": e["benchmark"], "division": e["division"], "ratio": e["ratio"],
+             "system": _system_row(e["system"], e["benchmark"], round_id),
+             "baseline": _system_row(e["baseline"], e["benchmark"], round_id),
+             "price": e["price"], "baseline_price": e["baseline_price"]}
+            for e in perf_per_dollar if e.get("baseline")]
+
+
+def training_story(rounds: dict[str, pd.DataFrame], round_id: str, focus: Focus, *, perf_per_dollar: list[dict] = (),
+                   order=None, skip=()) -> dict:
+    """The ranked claims of a Training round for ``focus``, as summary.json's ``story``."""
+    before_id = previous_round_id(round_id)  # the round just before, or no progress claim at all
+    previous = training(rounds[before_id], before_id) if before_id in rounds else None
+    claims = story.find_claims(training(rounds[round_id], round_id), story_focus(focus), load_generations(), previous,
+                               price_entries(list(perf_per_dollar), round_id))
+    return story.tell(claims, story_focus(focus), order=order, skip=skip).as_dict()
+
+

@@ -1,0 +1,79 @@
+"""MLPerf Training as the shared stages see it (``suites.Suite``): its rounds, ingest, report plan,
+narrative, mail headlines and section titles. Every method imports what it needs when called, so
+finding the suite of a round costs nothing on the planning path."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from mlperf_report.i18n import catalogue as messages
+
+
+class TrainingSuite:
+    name = "training"
+
+    def default_title(self, lang: str) -> str:
+        return messages.message("suite.training.title", lang)
+
+    def parse_round(self, round_id):
+        from mlperf_report.suites.training.rounds import parse_round
+
+        return parse_round(str(round_id))
+
+    def ingest(self, source, source_facts, round_, **options):
+        from mlperf_report.suites.training import ingest
+
+        return ingest.ingest(source, source_facts, round_, **options)
+
+    def write_tables(self, result, out_dir):
+        from mlperf_report.suites.training import ingest
+
+        return ingest.write_tables(result, out_dir)
+
+    def plan(self, config, request):
+        from mlperf_report.suites.training.plan import make_plan
+
+        return make_plan(config, request)
+
+    def render(self, figures, summary, config, lang, *, catalogue=None):
+        from mlperf_report.suites.training import narrative
+
+        return narrative.render(figures, summary, config, lang, catalogue=catalogue)
+
+    def headlines(self, figures, summary, config, lang, *, catalogue=None):
+        from mlperf_report.suites.training import narrative
+
+        return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
+                narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
+
+    def config_of_report(self, config, figures: Mapping[str, dict], round_id: str):
+        """The focus of the report that was built (its figures record it), not the configured one."""
+        from mlperf_report.suites.training.narrative import figures_focus
+
+        submitter, accelerator = figures_focus(figures)
+        return config.with_overrides(focus_submitter=submitter or None,
+                                     focus_accelerator=accelerator if submitter else None)
+
+    def section_title(self, parameters: Mapping[str, Any], stem: str, lang: str) -> str | None:
+        """A benchmark's full name in the round, as MLCommons words it."""
+        from mlperf_report.suites.training import rounds
+
+        benchmark = parameters.get("benchmark") or stem
+        if parameters.get("benchmark") or rounds.benchmark_title(benchmark) != benchmark:
+            return rounds.benchmark_title(benchmark, parameters.get("round_id"), lang)
+        return None
+
+    def section_note(self, parameters: Mapping[str, Any], lang: str) -> str:
+        """A visible note when the benchmark catalogue has no entry for the benchmark in its round (a
+        round newer than data/benchmarks.yaml): the section is then titled by the id."""
+        from html import escape
+
+        from mlperf_report.suites.training import catalogue as benchmarks
+
+        if not parameters.get("benchmark") or not parameters.get("round_id"):
+            return ""
+        text = benchmarks.note(parameters["round_id"], parameters["benchmark"], lang)
+        return f'<p class="catalogue-note">{escape(text)}</p>\n' if text else ""
+
+
+SUITE = TrainingSuite()
