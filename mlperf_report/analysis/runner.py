@@ -135,10 +135,10 @@ def check_parameters(jobs: tuple[NotebookJob, ...] | list[NotebookJob]) -> None:
         passed = set(job.parameters)
         if passed - declared:
             problems.append(f"{job.notebook.name} ({job.name}): unknown parameter(s) {', '.join(sorted(passed - declared))}; "
-                            f"add them to its parameters cell or stop passing them in mlperf_report/cli/report.py")
+                            f"add them to its parameters cell or stop passing them in its suite's plan")
         if declared - passed:
             problems.append(f"{job.notebook.name} ({job.name}): parameter(s) {', '.join(sorted(declared - passed))} not passed; "
-                            f"pass them in mlperf_report/pipeline.py or remove them from the parameters cell")
+                            f"pass them in its suite's plan or remove them from the parameters cell")
     if problems:
         raise UserError("notebook parameters do not match what build.py passes:\n  " + "\n  ".join(problems))
 

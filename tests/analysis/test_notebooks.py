@@ -48,7 +48,7 @@ def inference_plan(tmp_path_factory):
                             focus_submitter="Edgy")
 
 
-@pytest.mark.parametrize("notebook", sorted(paths.NOTEBOOKS.glob("*.ipynb")), ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", sorted(paths.NOTEBOOKS.glob("*/*.ipynb")), ids=lambda p: p.name)
 def test_parameters_match_what_build_py_passes(notebook, plan, inference_plan):
     declared = papermill.inspect_notebook(str(notebook))
     jobs = [job for job in plan.jobs + inference_plan.jobs if job.notebook == notebook]
@@ -61,7 +61,7 @@ def test_parameters_match_what_build_py_passes(notebook, plan, inference_plan):
 
 
 def test_parameters_cell_and_presentation_tags():
-    for notebook in paths.NOTEBOOKS.glob("*.ipynb"):
+    for notebook in paths.NOTEBOOKS.glob("*/*.ipynb"):
         nb = nbformat.read(notebook, as_version=4)
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert sum("parameters" in c.metadata.get("tags", []) for c in code) == 1

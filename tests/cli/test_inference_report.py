@@ -32,19 +32,26 @@ def data_dir(tmp_path_factory):
 
 
 def test_plan_one_notebook_per_benchmark_with_a_valid_result(data_dir, tmp_path):
-    """No focus in the round (report.yaml's Graphcore): every benchmark; a benchmark is named by the
-    checker (resnet50 folders are ResNet, ``resnet``), and --benchmarks takes either spelling."""
-    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, jobs=2)
+    """A neutral overview (``--focus none``): every benchmark; a benchmark is named by the checker
+    (resnet50 folders are ResNet, ``resnet``), and --benchmarks takes either spelling. A focus absent
+    from the round (report.yaml's Graphcore) is refused before any kernel, the round's submitters listed."""
+    with pytest.raises(UserError, match=r"--focus Graphcore: no valid result of this submitter in inference-v4.1; "
+                                        r"submitters with valid results \(results\): Acme \(5\), Edgy \(2\), Open \(1\)"):
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path)
+    none = {"focus_submitter": "none"}
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, jobs=2, **none)
     assert [job.name for job in plan.jobs] == ["gptj-99", "llama2-70b-99", "resnet", "summary"]
     assert plan.jobs[1].parameters["benchmark"] == "llama2-70b-99"
     pipeline.check_parameters(plan.jobs)
-    open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, division="open")
+    open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, division="open",
+                                   **none)
     assert [job.name for job in open_plan.jobs] == ["resnet", "summary"]
     asked = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path,
-                               benchmarks=["resnet50", "resnet"])
+                               benchmarks=["resnet50", "resnet"], **none)
     assert [job.name for job in asked.jobs] == ["resnet", "summary"]
     with pytest.raises(UserError, match="--benchmarks: retinanet has no valid result"):
-        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, benchmarks=["retinanet"])
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, benchmarks=["retinanet"],
+                           **none)
 
 
 def test_a_focus_plan_leads_with_what_the_focus_entered(data_dir, tmp_path):
