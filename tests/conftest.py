@@ -59,3 +59,46 @@ def pytest_unconfigure(config):
         shutil.rmtree(folder, ignore_errors=True)
         if os.environ.get(_CACHE) == folder:
             del os.environ[_CACHE]
+
+
+# --- shared tables: each kind is written once per session (read-only), or fresh for a test that edits it ---
+
+@pytest.fixture(scope="session")
+def training_tables(tmp_path_factory) -> Path:
+    """The synthetic Training v0.7 + v1.0 round tables (``synthetic_round.write_tree``)."""
+    from synthetic_round import write_tree
+
+    return write_tree(tmp_path_factory.mktemp("training-tables"))
+
+
+@pytest.fixture
+def fresh_training_tables(tmp_path) -> Path:
+    """The same tables in this test's own folder, for a test that edits them."""
+    from synthetic_round import write_tree
+
+    return write_tree(tmp_path / "data")
+
+
+@pytest.fixture(scope="session")
+def v5_tables(tmp_path_factory) -> Path:
+    """A synthetic Training v5.0 round with two accelerator vendors (``synthetic_round.write_v5_round``)."""
+    from synthetic_round import write_v5_round
+
+    return write_v5_round(tmp_path_factory.mktemp("v5-tables"))
+
+
+@pytest.fixture(scope="session")
+def inference_tables(tmp_path_factory) -> Path:
+    """A small Inference v4.1 tree (``inference_trees.inference_tree``) ingested by the real ingest."""
+    from tests.inference_trees import inference_tree
+    from mlperf_report.core.sources import open_source
+    from mlperf_report.suites.inference.ingest import ingest, write_tables
+    from mlperf_report.suites.inference.rounds import parse_round
+
+    root = tmp_path_factory.mktemp("inference-tables")
+    source, facts = open_source(str(inference_tree(root / "tree")))
+    try:
+        write_tables(ingest(source, facts, parse_round("inference-v4.1")), root / "data" / "inference-v4.1")
+    finally:
+        source.close()
+    return root / "data"

@@ -288,12 +288,12 @@ FAST = Retry(attempts=3, backoff=0.01)  # tiny backoff: fault tests take millise
 
 def send(project, port, environ=None, retry=None, **options):
     """``send_reports`` against a local server on ``port`` over plain SMTP (loopback only)."""
-    from mlperf_report.cli import send as mail_cli
+    from mlperf_report.mail import outbox
 
     environ = {"SMTP_HOST": HOST, "SMTP_PORT": str(port), "SMTP_SECURITY": "none", **(environ or {})}
-    return mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"],
-                                 data_dir=project["data_dir"], output_dir=project["output_dir"],
-                                 environ=environ, retry=retry or FAST, **options)
+    return outbox.send_reports(round_id=ROUND, config_path=project["config_path"],
+                               data_dir=project["data_dir"], output_dir=project["output_dir"],
+                               environ=environ, retry=retry or FAST, **options)
 
 
 def log_entries(project):

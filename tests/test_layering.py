@@ -66,3 +66,71 @@ def test_no_function_longer_than_a_screen(path):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert not long, f"{path.relative_to(PACKAGE)}: {long}"
+
+
+# --- the suite seam ---------------------------------------------------------------------------------
+
+SUITES_DIR = PACKAGE / "suites"
+MAX_MODULE_LINES = 400
+MAX_CLI_MODULE_LINES = 120
+
+
+def _suite_of(path: Path) -> str | None:
+    """The suite folder a module lives in (``suites/<name>/...``), else None."""
+    parts = path.relative_to(PACKAGE).parts
+    return parts[1] if len(parts) > 2 and parts[0] == "suites" else None
+
+
+def _suite_names() -> list[str]:
+    return sorted(p.name for p in SUITES_DIR.iterdir() if (p / "__init__.py").is_file())
+
+
+def _seam_breaches(path: Path, source: str) -> list[str]:
+    """Imports of a suite by name, or comparisons with a suite's name, outside that suite's folder."""
+    if path == SUITES_DIR / "__init__.py":  # the registry: the one place that names suites
+        return []
+    home, tree, found = _suite_of(path), ast.parse(source), []
+    others = [name for name in _suite_names() if name != home]  # a suite may say its own name
+    for line, name in _imported(tree):
+        parts = name.split(".")
+        if len(parts) > 2 and parts[1] == "suites" and parts[2] in _suite_names() and parts[2] != home:
+            found.append(f"line {line}: imports {name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for operand in [node.left, *node.comparators]:
+                if isinstance(operand, ast.Constant) and operand.value in others:
+                    found.append(f"line {node.lineno}: compares with the suite name {operand.value!r}")
+                if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) and any(
+                        isinstance(e, ast.Constant) and e.value in others for e in operand.elts):
+                    found.append(f"line {node.lineno}: compares with suite names")
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "startswith" and any(
+                isinstance(a, ast.Constant) and str(a.value).rstrip("-_") in others for a in node.args):
+            found.append(f"line {node.lineno}: tells a suite by a name prefix")
+    return found
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_outside_a_suite_names_it(path):
+    breaches = _seam_breaches(path, path.read_text())
+    assert not breaches, f"{path.relative_to(PACKAGE)} reaches into a suite by name: {breaches}"
+
+
+def test_the_seam_check_catches_a_suite_named_outside_its_folder():
+    cli = PACKAGE / "cli" / "x.py"
+    assert _seam_breaches(cli, "from mlperf_report.suites.training import rounds\n")
+    assert _seam_breaches(cli, "import mlperf_report.suites.inference.models\n")
+    assert _seam_breaches(cli, "if suite.name == 'inference':\n    pass\n")
+    assert _seam_breaches(cli, "if name in ('training', 'x'):\n    pass\n")
+    assert _seam_breaches(cli, "x = round_id.startswith('inference-')\n")
+    assert not _seam_breaches(cli, "from mlperf_report.suites import suite_for\n")
+    inside = SUITES_DIR / "training" / "x.py"
+    assert not _seam_breaches(inside, "from mlperf_report.suites.training import rounds\n")
+    assert not _seam_breaches(inside, "ok = parsed.suite == 'training'\n")
+    assert _seam_breaches(inside, "from mlperf_report.suites.inference import models\n")
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_stay_small(path):
+    lines = len(path.read_text().splitlines())
+    limit = MAX_CLI_MODULE_LINES if _layer(path) == "cli" else MAX_MODULE_LINES
+    assert lines <= limit, f"{path.relative_to(PACKAGE)}: {lines} lines (at most {limit}); split it by concern"

@@ -245,3 +245,14 @@ def _init_worker(events, fresh_kernels: bool, kernel_log: Path, parent_pid: int)
 def _execute_in_worker(job: NotebookJob, digests: dict[str, str]) -> NotebookResult:
     return _execute(job, digests, _WORKER["events"], fresh_kernel=_WORKER["fresh_kernel"],
                     kernel_log=_WORKER["kernel_log"])
+
+
+def summarize(results: list[NotebookResult], seconds: float) -> int:
+    """Print the outcome; 0 when every notebook is ok or cached, 1 otherwise."""
+    failed = [r for r in results if not r.ok]
+    ran = sum(r.status == "ok" for r in results)
+    cached = sum(r.status == "cached" for r in results)
+    print(f"notebooks: {ran} executed, {cached} up to date, {len(failed)} failed ({seconds:.1f} s)", file=sys.stderr)
+    for result in failed:
+        print(f"error: {result.error}", file=sys.stderr)
+    return 1 if failed else 0

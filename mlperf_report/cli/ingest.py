@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from mlperf_report.core.errors import UserError
+from mlperf_report.ingest.summary import summary_line
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -62,28 +63,6 @@ def _progress(stream, what: str = "scanning logs"):
     return report
 
 
-def _verdicts(result) -> str:
-    """The summary line's word on the compliance checker (a suite without one says nothing)."""
-    if "compliance" not in result.manifest:
-        return ""
-    compliance = result.manifest["compliance"] or {}
-    if not compliance.get("checked"):
-        return "compliance NOT checked (scores unchecked); "
-    amended = sum(a.get("runs", 0) for a in compliance.get("amendments", []))
-    return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "
-            f"({result.verdicts_from_cache} verdicts from the cache)"
-            + (f", {amended} compliant as the round was reviewed ({compliance['amendments_file']})" if amended else "")
-            + "; " + "".join(_drift_words(compliance)))
-
-
-def _drift_words(compliance: dict) -> list[str]:
-    """The drift alarm in the summary line: a rule failing across a benchmark's submitters."""
-    return [f"DRIFT? {alarm['benchmark']}: {alarm['runs']} of {alarm['of_runs']} runs of "
-            f"{len(alarm['submitters'])} submitters fail {alarm['rule']!r} (a rule changed after the round? "
-            f"record how the round was reviewed in {compliance['amendments_file']}); "
-            for alarm in compliance.get("drift", [])]
-
-
 def run(args: argparse.Namespace) -> int:
     from mlperf_report.core import paths
     from mlperf_report.core.sources import open_source
@@ -102,14 +81,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         source.close()
     written = ingest.write_tables(result, out_dir)
-    counts = result.manifest["counts"]
     if not args.quiet:
         for problem in result.problems:
             print(f"  problem: {problem['file']}: {problem['problem']}", file=sys.stderr)
-    statuses = ", ".join(f"{n} {s}" for s, n in counts["by_status"].items())
-    print(f"{round_.id}: {counts['result_files']} result files, {counts['result_sets']} result sets ({statuses}); "
-          f"{counts['problems']} problems, {counts['ignored']} files ignored; {_verdicts(result)}"
-          f"wrote {', '.join(p.name for p in written)} to {out_dir} in {time.perf_counter() - started:.2f} s")
+    print(summary_line(round_.id, result, written, out_dir, time.perf_counter() - started))
     return _strict_exit(args, result, out_dir)
 
 

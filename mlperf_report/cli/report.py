@@ -1,13 +1,7 @@
-"""`build.py report`: the round's suite plans its notebooks, then papermill executes them in parallel, cached.
-
-Plan, then run: every check that can fail (tables present, benchmarks known, notebook parameters
-matching what we pass, output folder writable) happens before any kernel starts. Each notebook is
-re-executed only when a hash of everything it reads (parameters, data tables, prices and
-configuration, the notebook, the package modules it imports) differs from the stamp stored beside the
-executed notebook, so an unchanged rebuild costs a few file reads. Heavy imports (pandas, papermill)
-happen only when a notebook must run, which keeps `--help` and the no-op rebuild instant.
-
-Python API for the next stages: :func:`make_plan` → :func:`run_notebooks` → ``list[NotebookResult]``.
+"""`build.py report`: the round's suite plans its notebooks (every check before any kernel starts),
+``analysis.runner`` executes the stale ones with papermill in parallel, ``assemble`` makes the reports.
+Heavy imports happen only when a notebook must run: `--help` and a no-op rebuild stay instant.
+Python API: :func:`make_plan` → :func:`run_notebooks` → ``list[NotebookResult]``.
 """
 
 from __future__ import annotations
@@ -21,7 +15,7 @@ from pathlib import Path
 from mlperf_report.core import paths
 from mlperf_report.core.errors import UserError
 from mlperf_report.analysis.jobs import NotebookJob, NotebookResult, Plan
-from mlperf_report.analysis.runner import check_parameters, run_notebooks
+from mlperf_report.analysis.runner import check_parameters, run_notebooks, summarize
 
 __all__ = ["NotebookJob", "NotebookResult", "Plan", "check_parameters", "make_plan", "run_notebooks", "run"]
 
@@ -97,17 +91,6 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
                      jobs=getattr(args, "jobs", None), force=getattr(args, "force", False),
                      fresh_kernels=getattr(args, "fresh_kernels", False),
                      focus_accelerator=getattr(args, "focus_accelerator", None))
-
-
-def summarize(results: list[NotebookResult], seconds: float) -> int:
-    """Print the outcome; 0 when every notebook is ok or cached, 1 otherwise."""
-    failed = [r for r in results if not r.ok]
-    ran = sum(r.status == "ok" for r in results)
-    cached = sum(r.status == "cached" for r in results)
-    print(f"notebooks: {ran} executed, {cached} up to date, {len(failed)} failed ({seconds:.1f} s)", file=sys.stderr)
-    for result in failed:
-        print(f"error: {result.error}", file=sys.stderr)
-    return 1 if failed else 0
 
 
 def run(args: argparse.Namespace) -> int:

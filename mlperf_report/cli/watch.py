@@ -102,11 +102,11 @@ def _alert(args, settings, state, round_id: str, step: str, status: int) -> None
     if not settings.operator or entry.get("alerted") == step:
         return
     from mlperf_report.mail.alert import send_alert
-    from mlperf_report.mail.recipients import load_config
+    from mlperf_report.core.config import load_config
 
     text = (f"build.py watch: the step '{step}' of {round_id} (from {entry['source']}) failed with exit status "
             f"{status}. No report of this round was mailed. The next check retries it; steps that finished are "
             f"not repeated. To retry now: python build.py watch --once\n")
-    outcome = send_alert(load_config(args.config).get("mail") or {}, os.environ, operator=settings.operator,
+    outcome = send_alert(load_config(args.config).mail, os.environ, operator=settings.operator,
                          subject=f"MLPerf report watch: {round_id} failed at {step}", text=text)
     entry["alerted"] = step if outcome.ok else None

@@ -6,10 +6,8 @@ Only non-secret settings live there; credentials come from the environment (see 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from mlperf_report.core.errors import InputError, UserError
-from mlperf_report.core.yaml_files import read_yaml
 
 
 @dataclass(frozen=True)
@@ -21,25 +19,13 @@ class Recipient:
     lang: str
 
 
-def load_config(path: Path) -> dict:
-    """The whole report configuration as a dict (the mail code reads ``mail``, ``languages``, ``title``)."""
-    path = Path(path)
-    config = read_yaml(path, what="report configuration", fix="copy data/report.yaml from the project")
-    if not isinstance(config, dict):
-        raise InputError(f"report configuration {path} must be a mapping of settings")
-    return config
-
-
-def mail_section(config: dict) -> dict:
-    mail = config.get("mail") or {}
+def mail_section(mail: dict) -> dict:
+    """``mail:`` of the configuration (``ReportConfig.mail``), checked to name a sender."""
+    mail = mail or {}
     if not isinstance(mail, dict) or not mail.get("sender"):
         raise InputError("report configuration has no `mail: sender:`; add the From address, e.g. "
                          "`sender: \"MLPerf report <mlperf-report@example.com>\"`")
     return mail
-
-
-def languages(config: dict) -> list[str]:
-    return [str(lang) for lang in (config.get("languages") or ["en"])]
 
 
 def lists(mail: dict) -> dict[str, list[Recipient]]:

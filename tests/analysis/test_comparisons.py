@@ -12,19 +12,13 @@ from mlperf_report.cli import report
 from mlperf_report.core import paths
 from mlperf_report.core.config import Focus
 from mlperf_report.core.errors import UserError
-from synthetic_round import write_v5_round
 
 ROUND = "training-v5.0"
 
 
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    return write_v5_round(tmp_path_factory.mktemp("data"))
-
-
-def analysis(data_dir, benchmark, focus="AMD", accelerator=None):
+def analysis(v5_tables, benchmark, focus="AMD", accelerator=None):
     return context.load_benchmark(round_id=ROUND, benchmark=benchmark, focus_submitter=focus,
-                                  focus_accelerator=accelerator, data_dir=data_dir, prices_file=paths.PRICES,
+                                  focus_accelerator=accelerator, data_dir=v5_tables, prices_file=paths.PRICES,
                                   config_file=paths.REPORT_CONFIG)
 
 
@@ -37,8 +31,8 @@ def test_vendors_are_read_from_accelerator_model_names():
     assert comparisons.vendor_of("Acme A1") is None
 
 
-def test_focus_submitter_is_placed_in_its_scale_class_and_compared_with_a_competitor(data_dir):
-    a = analysis(data_dir, "llama2_70b_lora")
+def test_focus_submitter_is_placed_in_its_scale_class_and_compared_with_a_competitor(v5_tables):
+    a = analysis(v5_tables, "llama2_70b_lora")
     fig = a.figures()
     eight = next(s for s in fig["scales"] if s["accelerators"] == 8)
     assert (eight["systems"], eight["focus_position"], eight["common"]) == (5, 2, True)
@@ -58,8 +52,8 @@ def test_focus_submitter_is_placed_in_its_scale_class_and_compared_with_a_compet
     assert "no price" not in shared_tables.to_html(table).lower()
 
 
-def test_an_accelerator_focus_spans_every_submitter_building_on_it(data_dir):
-    a = analysis(data_dir, "llama2_70b_lora", accelerator="mi300x")
+def test_an_accelerator_focus_spans_every_submitter_building_on_it(v5_tables):
+    a = analysis(v5_tables, "llama2_70b_lora", accelerator="mi300x")
     assert a.focus == Focus("accelerator", "mi300x")
     assert sorted(a.focus_keys) == [("AMD", "mi300x_x8"), ("Dell", "xe9680x8_mi300x"), ("Lenovo", "sr685a_mi300x")]
     fig = a.figures()
@@ -68,44 +62,44 @@ def test_an_accelerator_focus_spans_every_submitter_building_on_it(data_dir):
     assert fig["baseline"]["submitter"] == "NVIDIA"     # never one of the focus's own systems
 
 
-def test_competitor_of_an_nvidia_focus_is_another_vendor(data_dir):
-    fig = analysis(data_dir, "llama2_70b_lora", focus="NVIDIA").figures()
+def test_competitor_of_an_nvidia_focus_is_another_vendor(v5_tables):
+    fig = analysis(v5_tables, "llama2_70b_lora", focus="NVIDIA").figures()
     assert fig["baseline"]["system_id"] == "mi300x_x8"   # fastest non-NVIDIA system with 8 accelerators
     assert fig["baseline_rule"]["vendors"] == ["NVIDIA"]
 
 
-def test_no_focus_has_no_baseline_and_names_the_common_scale(data_dir):
-    fig = analysis(data_dir, "llama2_70b_lora", focus="none").figures()
+def test_no_focus_has_no_baseline_and_names_the_common_scale(v5_tables):
+    fig = analysis(v5_tables, "llama2_70b_lora", focus="none").figures()
     assert fig["focus_submitter"] == "none" and fig["focus"] == {"closed": [], "open": []}
     assert fig["baseline"] is None and fig["equal_scale"] is None
     assert [s["accelerators"] for s in fig["scales"] if s["common"]] == [8]
-    a = analysis(data_dir, "llama2_70b_lora", focus="none")
+    a = analysis(v5_tables, "llama2_70b_lora", focus="none")
     assert a.spread.empty                                  # the notebook then draws no run-spread chart
     table = html_tables.equal_scale_table(a.equal_scale, focus=a.focus_keys, baseline=a.baseline_key, lang="en")
     assert len(table) == 5 and "Compared as" not in table   # no column that is empty on every row
 
 
-def test_systems_sharing_a_name_are_told_apart_by_their_software(data_dir):
-    a = analysis(data_dir, "rgat", focus="NVIDIA")
+def test_systems_sharing_a_name_are_told_apart_by_their_software(v5_tables):
+    a = analysis(v5_tables, "rgat", focus="NVIDIA")
     names = sorted(a.scored["display_name"])
     assert names == ["DGX B200 (DGL 25.04)", "DGX B200 (DGL 25.05)", "PowerEdge XE9680 H200"]
     table = html_tables.results_table(a.entries, lang="en")
     assert table["System"].nunique() == len(table)
     # in another benchmark the name is unique, so it stays as it is
-    assert analysis(data_dir, "retinanet", focus="NVIDIA").scored["display_name"].tolist()[0] == "DGX B200"
+    assert analysis(v5_tables, "retinanet", focus="NVIDIA").scored["display_name"].tolist()[0] == "DGX B200"
 
 
-def test_a_focus_without_results_stops_in_the_plan_listing_the_submitters(data_dir, tmp_path):
+def test_a_focus_without_results_stops_in_the_plan_listing_the_submitters(v5_tables, tmp_path):
     before = sorted(tmp_path.rglob("*"))
     with pytest.raises(UserError) as error:
-        report.make_plan(round_id=ROUND, data_dir=data_dir, output_dir=tmp_path, focus_submitter="Graphcore")
+        report.make_plan(round_id=ROUND, data_dir=v5_tables, output_dir=tmp_path, focus_submitter="Graphcore")
     message = str(error.value)
     assert "--focus Graphcore: no scored result" in message and ROUND in message
     assert "NVIDIA (5), Dell (3), AMD (1)" in message and "--focus none" in message
     assert sorted(tmp_path.rglob("*")) == before  # stopped in the plan: nothing written, no folder made
     with pytest.raises(UserError, match=r"--focus-accelerator Gaudi: .*AMD Instinct MI300X \(1\)"):
-        report.make_plan(round_id=ROUND, data_dir=data_dir, output_dir=tmp_path, focus_accelerator="Gaudi")
-    plan = report.make_plan(round_id=ROUND, data_dir=data_dir, output_dir=tmp_path, focus_submitter="none")
+        report.make_plan(round_id=ROUND, data_dir=v5_tables, output_dir=tmp_path, focus_accelerator="Gaudi")
+    plan = report.make_plan(round_id=ROUND, data_dir=v5_tables, output_dir=tmp_path, focus_submitter="none")
     assert plan.jobs[0].parameters["focus_submitter"] == "none"
-    plan = report.make_plan(round_id=ROUND, data_dir=data_dir, output_dir=tmp_path, focus_accelerator="MI300X")
+    plan = report.make_plan(round_id=ROUND, data_dir=v5_tables, output_dir=tmp_path, focus_accelerator="MI300X")
     assert plan.jobs[0].parameters["focus_accelerator"] == "MI300X"

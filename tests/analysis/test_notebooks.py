@@ -10,12 +10,10 @@ import pytest
 
 from mlperf_report.suites.training import context
 from mlperf_report.suites.training import charts
-from mlperf_report.suites.training import figures
 from mlperf_report.analysis import figures as shared_figures
 from mlperf_report.core import paths
 from mlperf_report.cli import report
 from mlperf_report.analysis import outputs as nb_outputs
-from synthetic_round import write_tree
 
 CHARTS = ["time_to_train", "scaling", "perf_per_dollar", "run_spread", "round_over_round"]
 TABLES = ["equal_scale", "results"]
@@ -23,13 +21,8 @@ LANGS = ["en", "zh-Hant"]
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    return write_tree(tmp_path_factory.mktemp("data"))
-
-
-@pytest.fixture(scope="module")
-def plan(data_dir, tmp_path_factory):
-    return report.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path_factory.mktemp("out"))
+def plan(training_tables, tmp_path_factory):
+    return report.make_plan(round_id="training-v1.0", data_dir=training_tables, output_dir=tmp_path_factory.mktemp("out"))
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +101,7 @@ def test_every_chart_and_table_in_every_language(executed):
     assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stderr"], "no warnings in the record"
 
 
-def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir):
+def test_figures_json_is_the_contract_and_matches_the_package(executed, training_tables):
     job, nb = executed
     text = job.figures.read_text(encoding="utf-8")
     got = json.loads(text)
@@ -128,7 +121,7 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, data_dir
     assert got["unscored"][0]["status_detail"] == "incomplete: 1 of 5 runs present"
     # same inputs, other process: byte-identical figures and charts
     a = context.load_benchmark(**{k: job.parameters[k] for k in ("round_id", "benchmark", "division", "focus_submitter",
-                                                                  "focus_accelerator", "baseline_system", "data_dir", "prices_file", "config_file")})
+                                                                  "focus_accelerator", "baseline_system", "training_tables", "prices_file", "config_file")})
     assert shared_figures.to_json(a.figures()) == text
     svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored, focus=a.focus_keys,
                                baseline=a.baseline_key, benchmark=a.title)

@@ -1,6 +1,6 @@
 """Issue 12: a killed build leaves no worker or kernel running (they went on executing notebooks and
 writing stamps). Real build, real pool workers, real kernels: SIGTERM, Ctrl-C (SIGINT) and SIGKILL of
-the build each stop every process it started within seconds."""
+the build each stop every process it started within seconds (30 s allowed on a loaded machine)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_a_stopped_build_leaves_no_worker_or_kernel(tmp_path, how):
         assert any(p.pid == build.pid for p in family) and len(family) > 1
         build.send_signal(how)
         build.wait(timeout=20)
-        _poll(lambda: not _marked(mark), 10, lambda: "left running: "
+        _poll(lambda: not _marked(mark), 30, lambda: "left running: "
               + "; ".join(" ".join(p.cmdline()[:3]) for p in _marked(mark)))
         # with no process of the build left (found by the inherited mark, not by parentage), nothing
         # it started can write any more: no fixed wait needed to see that

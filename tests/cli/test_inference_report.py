@@ -18,56 +18,48 @@ from mlperf_report.core.sources import open_source
 from mlperf_report.suites.inference import narrative
 from mlperf_report.suites.inference.ingest import ingest, write_tables
 from mlperf_report.suites.inference.rounds import parse_round
-from tests.inference_trees import inference_tree, spellings_tree
+from tests.inference_trees import spellings_tree
 
 EMBEDDED = paths.DATA / "inference-v4.1" / "results.csv"
 
 
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    root = tmp_path_factory.mktemp("inference")
-    source, facts = open_source(str(inference_tree(root / "tree")))
-    write_tables(ingest(source, facts, parse_round("inference-v4.1")), root / "data" / "inference-v4.1")
-    return root / "data"
-
-
-def test_plan_one_notebook_per_benchmark_with_a_valid_result(data_dir, tmp_path):
+def test_plan_one_notebook_per_benchmark_with_a_valid_result(inference_tables, tmp_path):
     """A neutral overview (``--focus none``): every benchmark; a benchmark is named by the checker
     (resnet50 folders are ResNet, ``resnet``), and --benchmarks takes either spelling. A focus absent
     from the round (report.yaml's Graphcore) is refused before any kernel, the round's submitters listed."""
     with pytest.raises(UserError, match=r"--focus Graphcore: no valid result of this submitter in inference-v4.1; "
                                         r"submitters with valid results \(results\): Acme \(5\), Edgy \(2\), Open \(1\)"):
-        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path)
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path)
     none = {"focus_submitter": "none"}
-    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, jobs=2, **none)
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path, jobs=2, **none)
     assert [job.name for job in plan.jobs] == ["gptj-99", "llama2-70b-99", "resnet", "summary"]
     assert plan.jobs[1].parameters["benchmark"] == "llama2-70b-99"
     pipeline.check_parameters(plan.jobs)
-    open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, division="open",
+    open_plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path, division="open",
                                    **none)
     assert [job.name for job in open_plan.jobs] == ["resnet", "summary"]
-    asked = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path,
+    asked = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path,
                                benchmarks=["resnet50", "resnet"], **none)
     assert [job.name for job in asked.jobs] == ["resnet", "summary"]
     with pytest.raises(UserError, match="--benchmarks: retinanet has no valid result"):
-        pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, benchmarks=["retinanet"],
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path, benchmarks=["retinanet"],
                            **none)
 
 
-def test_a_focus_plan_leads_with_what_the_focus_entered(data_dir, tmp_path):
+def test_a_focus_plan_leads_with_what_the_focus_entered(inference_tables, tmp_path):
     """Edgy entered ResNet only: one section, the other benchmarks in the exhibits."""
-    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path, focus_submitter="Edgy")
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path, focus_submitter="Edgy")
     assert [job.name for job in plan.jobs] == ["resnet", "summary", "exhibits"]
     assert plan.jobs[-1].figures.parent.name == "notebooks"  # never read as a benchmark's figures
-    nvidia_free = pipeline.make_plan(round_id="inference-v4.1", data_dir=data_dir, output_dir=tmp_path,
+    nvidia_free = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path,
                                      focus_submitter="none")
     assert nvidia_free.jobs[0].parameters["focus_submitter"] == ""
 
 
-def test_report_builds_in_both_languages(data_dir, tmp_path):
+def test_report_builds_in_both_languages(inference_tables, tmp_path):
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", "--focus", "Acme",
-                           "--data-dir", str(data_dir), "--output-dir", str(out), "-j", "2"],
+                           "--data-dir", str(inference_tables), "--output-dir", str(out), "-j", "2"],
                           cwd=paths.ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     en = (out / "inference-v4.1" / "report.en.html").read_text()
@@ -83,7 +75,7 @@ def test_report_builds_in_both_languages(data_dir, tmp_path):
     assert "Acme 於 MLPerf Inference v4.1" in zh and "伺服器" in zh
     assert (out / "inference-v4.1" / "report.zh-Hant.pdf").read_bytes().startswith(b"%PDF-")
     sent = subprocess.run([sys.executable, "build.py", "send", "--round", "inference-v4.1", "--to", "cto@example.com",
-                           "--dry-run", "--data-dir", str(data_dir), "--output-dir", str(out)],
+                           "--dry-run", "--data-dir", str(inference_tables), "--output-dir", str(out)],
                           cwd=paths.ROOT, capture_output=True, text=True)
     assert sent.returncode == 0, sent.stderr[-2000:]
     eml = (out / "inference-v4.1" / "mail" / "en-cto_example.com.eml").read_bytes().decode("utf-8", "replace")
@@ -110,10 +102,10 @@ def test_narrative_for_a_focus_on_the_embedded_round(focus, lang, expected):
     assert narrative.headline_summary(figures, config, lang)[0].endswith("[1]")
 
 
-def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(data_dir):
+def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(inference_tables):
     """A copy that lacks a systems JSON leaves the accelerator count empty: the narrative still gives
     the rank and says why it does not compare by size (once an IndexError that failed the notebook)."""
-    results = t.load_results(data_dir, "inference-v4.1")
+    results = t.load_results(inference_tables, "inference-v4.1")
     results.loc[results.submitter == "Acme", "accelerators"] = float("nan")
     figures = {m: t.benchmark_facts(results, benchmark=m, division="closed", focus="Acme", round_id="inference-v4.1")
                for m in sorted(results.loc[results.division == "closed", "benchmark"].unique())}
@@ -125,12 +117,12 @@ def test_a_focus_system_without_its_systems_json_is_ranked_but_not_sized(data_di
         assert expected in narrative.render(figures, summary, config, lang).narrative
 
 
-def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(data_dir, tmp_path):
+def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(inference_tables, tmp_path):
     """v5.0's official table prints Llama 3.1 405B's tokens/s as Queries/s (the checker looked units up by
     folder name); the report says Tokens/s and its notes say what the official label was."""
     import pandas as pd
 
-    frame = pd.read_csv(data_dir / "inference-v4.1" / "results.csv", keep_default_na=False)
+    frame = pd.read_csv(inference_tables / "inference-v4.1" / "results.csv", keep_default_na=False)
     llm = frame["metric"].str.contains("tokens_per_second")
     assert llm.any() and (~llm).any()
     frame.loc[llm, "unit"] = "Queries/s"
@@ -145,7 +137,7 @@ def test_tokens_the_official_table_labels_as_queries_are_shown_as_tokens(data_di
     notes = narrative.render(figures, t.round_facts(results, focus="Acme", round_id="inference-v4.1"), config,
                              "en").notes
     assert "labels the tokens-per-second results of GPT-J" in notes and "in Queries/s; this report" in notes
-    untouched = narrative.render({m: t.benchmark_facts(t.load_results(data_dir, "inference-v4.1"), benchmark=m,
+    untouched = narrative.render({m: t.benchmark_facts(t.load_results(inference_tables, "inference-v4.1"), benchmark=m,
                                                        division="closed", focus="Acme", round_id="inference-v4.1")
                                   for m in figures}, None, config, "en").notes
     assert "labels the tokens-per-second" not in untouched

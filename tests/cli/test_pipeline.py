@@ -12,22 +12,17 @@ import pytest
 
 from mlperf_report.core import paths
 from mlperf_report.cli import report as pipeline
-from mlperf_report.analysis import stamps
+from mlperf_report.analysis import runner, stamps
 from mlperf_report.core.errors import InputError, UserError
 from synthetic_round import write_tree
 
 
-@pytest.fixture
-def data_dir(tmp_path):
-    return write_tree(tmp_path / "data")
+def plan_for(fresh_training_tables, out, **options):
+    return pipeline.make_plan(round_id="training-v1.0", data_dir=fresh_training_tables, output_dir=out, **options)
 
 
-def plan_for(data_dir, out, **options):
-    return pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=out, **options)
-
-
-def test_plan_one_notebook_per_scored_benchmark_plus_summary(data_dir, tmp_path):
-    plan = plan_for(data_dir, tmp_path / "out", jobs=3)
+def test_plan_one_notebook_per_scored_benchmark_plus_summary(fresh_training_tables, tmp_path):
+    plan = plan_for(fresh_training_tables, tmp_path / "out", jobs=3)
     assert [job.name for job in plan.jobs] == ["bert", "resnet", "summary"]
     assert plan.workers == 3
     resnet = plan.jobs[1]
@@ -35,25 +30,25 @@ def test_plan_one_notebook_per_scored_benchmark_plus_summary(data_dir, tmp_path)
     assert resnet.figures == tmp_path / "out" / "training-v1.0" / "figures" / "resnet.json"
     assert resnet.parameters["baseline_system"] == "NVIDIA/dgxa100_ngc21.05_mxnet"
     assert resnet.parameters["languages"] == ["en", "zh-Hant"]
-    assert data_dir / "training-v0.7" / "results.csv" in resnet.inputs  # round over round reads it
-    assert pipeline.make_plan(round_id="training-v1.0", data_dir=data_dir, output_dir=tmp_path).workers >= 1
+    assert fresh_training_tables / "training-v0.7" / "results.csv" in resnet.inputs  # round over round reads it
+    assert pipeline.make_plan(round_id="training-v1.0", data_dir=fresh_training_tables, output_dir=tmp_path).workers >= 1
 
 
-def test_plan_errors_name_the_fix(data_dir, tmp_path):
+def test_plan_errors_name_the_fix(fresh_training_tables, tmp_path):
     with pytest.raises(UserError, match=r"--benchmarks: ssd has no scored result in training-v1.0; must be among bert, resnet"):
-        plan_for(data_dir, tmp_path, benchmarks=["ssd"])
+        plan_for(fresh_training_tables, tmp_path, benchmarks=["ssd"])
     with pytest.raises(InputError, match=r"training-v1.1/results.csv: not found; run `python build.py ingest"):
-        pipeline.make_plan(round_id="training-v1.1", data_dir=data_dir, output_dir=tmp_path)
+        pipeline.make_plan(round_id="training-v1.1", data_dir=fresh_training_tables, output_dir=tmp_path)
     with pytest.raises(InputError, match="not supported"):
-        plan_for(data_dir, tmp_path, languages=["fr"])
+        plan_for(fresh_training_tables, tmp_path, languages=["fr"])
     bad_prices = tmp_path / "prices.yaml"
     bad_prices.write_text("systems:\n  - {pattern: 'x*', price: {amount: 1, currency: USD, date: '2021-01-01'}}\n")
     with pytest.raises(InputError, match="a price needs a source"):
-        plan_for(data_dir, tmp_path, prices_file=bad_prices)
+        plan_for(fresh_training_tables, tmp_path, prices_file=bad_prices)
 
 
-def test_parameter_mismatch_fails_before_any_kernel(data_dir, tmp_path):
-    plan = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"])
+def test_parameter_mismatch_fails_before_any_kernel(fresh_training_tables, tmp_path):
+    plan = plan_for(fresh_training_tables, tmp_path / "out", benchmarks=["resnet"])
     job = plan.jobs[0]
     renamed = type(job)(**{**job.__dict__, "parameters": {**job.parameters, "colour": "red"}})
     with pytest.raises(UserError, match=r"benchmark.ipynb \(resnet\): unknown parameter\(s\) colour"):
@@ -63,16 +58,17 @@ def test_parameter_mismatch_fails_before_any_kernel(data_dir, tmp_path):
         pipeline.check_parameters([type(job)(**{**job.__dict__, "parameters": short})])
 
 
-def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path):
+def test_hash_covers_data_prices_parameters_and_package_code(fresh_training_tables, tmp_path):
     prices = tmp_path / "prices.yaml"
     shutil.copy(paths.PRICES, prices)
-    job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"], prices_file=prices).jobs[0]
+    job = plan_for(fresh_training_tables, tmp_path / "out", benchmarks=["resnet"], prices_file=prices).jobs[0]
     before = stamps.input_hash(job)
     assert stamps.input_hash(job) == before
     found = stamps.package_modules(job.notebook)
     modules = {str(p.relative_to(paths.ROOT / "mlperf_report")) for p in found}
-    assert {"analysis/charts.py", "analysis/metrics.py", "core/prices.py", "analysis/style.py", "i18n/fonts.py",
-            "analysis/figures.py", "analysis/__init__.py", "core/__init__.py"} <= modules
+    assert {"suites/training/charts.py", "suites/training/metrics.py", "core/prices.py", "analysis/style.py",
+            "i18n/fonts.py", "analysis/figures.py", "analysis/__init__.py", "core/__init__.py"} <= modules
+    assert not any(m.startswith("suites/inference/") for m in modules)  # Inference code never stales Training
     assert "analysis/runner.py" not in modules and not any(m.startswith("cli/") for m in modules)  # not used by the notebook
     with prices.open("a") as handle:
         handle.write("\n# a comment is a change too\n")
@@ -90,9 +86,9 @@ def test_hash_covers_data_prices_parameters_and_package_code(data_dir, tmp_path)
     assert stamps.input_hash(other) != stamps.input_hash(job)
 
 
-def break_runs_table(data_dir):
+def break_runs_table(fresh_training_tables):
     """runs.csv without its time column: the benchmark notebook fails, the summary (results only) does not."""
-    path = data_dir / "training-v1.0" / "runs.csv"
+    path = fresh_training_tables / "training-v1.0" / "runs.csv"
     rows = list(csv.DictReader(path.open()))
     fields = [f for f in rows[0] if f != "time_to_train_min"]
     with path.open("w", newline="") as handle:
@@ -101,10 +97,10 @@ def break_runs_table(data_dir):
         writer.writerows(rows)
 
 
-def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(data_dir, tmp_path):
+def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(fresh_training_tables, tmp_path):
     out = tmp_path / "out"
-    break_runs_table(data_dir)
-    plan = plan_for(data_dir, out, benchmarks=["resnet"], languages=["en"])
+    break_runs_table(fresh_training_tables)
+    plan = plan_for(fresh_training_tables, out, benchmarks=["resnet"], languages=["en"])
     lines = []
     results = pipeline.run_notebooks(plan, progress=lines.append)
     resnet, summary = results
@@ -121,22 +117,22 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     assert not resnet.figures.exists() and not plan.jobs[0].stamp.exists()
     assert json.loads(summary.figures.read_text())["round"] == "training-v1.0"
     assert any("resnet" in line and "FAILED" in line for line in lines)
-    assert pipeline.summarize(results, 1.0) == 1
+    assert runner.summarize(results, 1.0) == 1
     assert not list((out / "training-v1.0" / "notebooks").glob(".*.running.ipynb"))
 
-    write_tree(data_dir)  # fixed: only the failed notebook runs again
+    write_tree(fresh_training_tables)  # fixed: only the failed notebook runs again
     lines.clear()
     again = pipeline.run_notebooks(plan, progress=lines.append)
     assert [r.status for r in again] == ["ok", "cached"]
     assert any(line.split() == ["resnet", "queued", "(no", "stamp", "from", "a", "finished", "run)"] for line in lines)
-    with (data_dir / "training-v1.0" / "runs.csv").open("a") as handle:
+    with (fresh_training_tables / "training-v1.0" / "runs.csv").open("a") as handle:
         handle.write("\n")
     resnet_job = plan.jobs[0]
     assert stamps.stale_reason(resnet_job, stamps.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
-    write_tree(data_dir)
+    write_tree(fresh_training_tables)
 
     cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
-                          "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out), "--no-assemble"],
+                          "--languages", "en", "--data-dir", str(fresh_training_tables), "--output-dir", str(out), "--no-assemble"],
                          cwd=paths.ROOT, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
     assert "0 executed, 2 up to date" in cli.stderr  # speed of this no-op: bench/notebooks_speed.py
@@ -173,18 +169,17 @@ def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
     assert [c.execution_count for c in runs[1].cells] == [1, 2]  # ...reset: counts from 1, no leaked names
 
 
-def test_a_changed_translation_or_catalogue_makes_the_notebooks_that_read_it_stale(tmp_path, monkeypatch):
+def test_a_changed_translation_or_catalogue_makes_the_notebooks_that_read_it_stale(fresh_training_tables, tmp_path,
+                                                                                     monkeypatch):
     from mlperf_report.i18n import catalogue
     from mlperf_report.assemble import build as assemble_build
 
-    data_dir = tmp_path / "data"
-    write_tree(data_dir)
-    job = plan_for(data_dir, tmp_path / "out", benchmarks=["resnet"]).jobs[0]
+    job = plan_for(fresh_training_tables, tmp_path / "out", benchmarks=["resnet"]).jobs[0]
     digests = stamps.input_digests(job)
     assert {"locale/zh_Hant/LC_MESSAGES/messages.po", "data/benchmarks.yaml"} <= set(digests)
     assert not any("suites/inference/" in name or "mlperf_report/mail/" in name for name in digests)
     assembled = {str(p.relative_to(paths.ROOT)) for p in assemble_build.report_inputs(
-        type("P", (), {})(), [], paths.PRICES, paths.REPORT_CONFIG)}
+        type("P", (), {"round_id": "training-v1.0"})(), [], paths.PRICES, paths.REPORT_CONFIG)}
     assert "locale/zh_Hant/LC_MESSAGES/messages.po" in assembled and "templates/report.css" in assembled
     assert not any(name.startswith("mlperf_report/mail/") or name.startswith("mlperf_report/cli/") for name in assembled)
 

@@ -19,6 +19,8 @@ from smtp_server import (FAST, HOST, PASSWORD, ROUND, MailServer, log_entries, m
 
 from mlperf_report.mail import message as mail
 from mlperf_report.cli import send as mail_cli
+from mlperf_report.mail import delivery, outbox
+from mlperf_report.core.config import load_config
 from mlperf_report.mail import recipients, report_check, sendlog
 from mlperf_report.mail import smtp as smtp_send
 from mlperf_report.core.errors import UserError
@@ -148,7 +150,7 @@ def test_dry_run_writes_eml_files_and_sends_nothing(project, server):
 
 def test_dry_run_needs_no_smtp_settings(project):
     environ = {"SMTP_SECURITY": "none", "SMTP_HOST": "relay.example.com"}  # would be refused when sending
-    assert mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"], data_dir=project["data_dir"],
+    assert outbox.send_reports(round_id=ROUND, config_path=project["config_path"], data_dir=project["data_dir"],
                                  output_dir=project["output_dir"], environ=environ, dry_run=True) == 0
 
 
@@ -253,10 +255,10 @@ def _numbers(text):
 
 
 def _dry_run_body(project, lang, address):
-    assert mail_cli.send_reports(round_id=ROUND, config_path=project["config_path"], data_dir=project["data_dir"],
+    assert outbox.send_reports(round_id=ROUND, config_path=project["config_path"], data_dir=project["data_dir"],
                                  output_dir=project["output_dir"], to=[address], lang=lang, dry_run=True,
                                  force=True) == 0
-    eml = project["round_dir"] / "mail" / mail_cli.eml_name(lang, address)
+    eml = project["round_dir"] / "mail" / delivery.eml_name(lang, address)
     message = smtp_server.Received("", [], eml.read_bytes()).message
     return message.get_body(("plain",)).get_content(), message.get_body(("html",)).get_content()
 
@@ -310,8 +312,8 @@ def test_a_name_cannot_inject_headers(project):
 # --- configuration ---------------------------------------------------------------------------------
 
 def test_recipient_selection(project):
-    config = recipients.load_config(project["config_path"])
-    section, langs = config["mail"], config["languages"]
+    config = load_config(project["config_path"])
+    section, langs = config.mail, list(config.languages)
     assert [r.email for r in recipients.select_recipients(section, langs)] == ["executives@example.com"]
     known = recipients.select_recipients(section, langs, to=["PRESS-TW@example.com", "x@example.org"])
     assert known[0] == recipients.Recipient("台灣新聞聯絡人", "PRESS-TW@example.com", "zh-Hant")
@@ -360,8 +362,8 @@ def test_smtp_settings_from_config_and_environment():
 def test_the_shipped_configuration_is_sendable():
     from mlperf_report.core import paths
 
-    config = recipients.load_config(paths.REPORT_CONFIG)
-    section, langs = recipients.mail_section(config), recipients.languages(config)
+    config = load_config(paths.REPORT_CONFIG)
+    section, langs = recipients.mail_section(config.mail), list(config.languages)
     assert mail.envelope_sender(section["sender"]).count("@") == 1
     assert smtp_send.settings_from(section["smtp"], {}).security == "starttls"
     for name in recipients.lists(section):

@@ -14,7 +14,6 @@ import smtp_server
 from smtp_server import (FAST, HOST, PASSWORD, ROUND, MailServer, log_entries, make_project, self_signed, send,
                          server_context)
 
-from mlperf_report.cli import send as mail_cli
 from mlperf_report.mail import sendlog
 from mlperf_report.mail import smtp as smtp_send
 from mlperf_report.core.errors import UserError

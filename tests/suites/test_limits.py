@@ -65,6 +65,28 @@ def test_the_round_byte_limit_stops_reading_exactly_past_it(tmp_path, monkeypatc
     assert (counted.runs_found, counted.runs_converged) == (5, 4)
 
 
+def test_the_round_byte_limit_holds_for_inference_too(tmp_path, monkeypatch):
+    """The shared reader's limit is every suite's: an Inference round past it lists the result folders
+    it did not read, by their summary file, and still tables the rest."""
+    from mlperf_report.suites.inference.ingest import ingest as ingest_inference
+    from mlperf_report.suites.inference.rounds import parse_round
+    from tests.inference_trees import inference_tree
+
+    tree = inference_tree(tmp_path / "tree")
+    source, facts = open_source(str(tree))
+    try:
+        everything = ingest_inference(source, facts, parse_round("inference-v4.1"))
+        monkeypatch.setattr(limits, "MAX_ROUND_BYTES", 1)
+        none = ingest_inference(source, facts, parse_round("inference-v4.1"))
+    finally:
+        source.close()
+    assert problems_naming(everything, "MAX_ROUND_BYTES") == [] and len(everything.results) > 1
+    unread = problems_naming(none, "MAX_ROUND_BYTES")
+    assert len(unread) == len(everything.results) and all(name.endswith("mlperf_log_summary.txt") or
+                                                          name.endswith(".json") for name in unread)
+    assert none.results.empty
+
+
 # --- scaling.json: at most MAX_JSON_BYTES, and an unusable one never scales a score silently -----------
 
 def test_a_scaling_json_over_the_size_limit_leaves_its_set_unscored_where_scaling_applies(tmp_path):

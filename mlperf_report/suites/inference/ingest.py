@@ -18,7 +18,7 @@ from typing import Callable
 import pandas as pd
 
 from mlperf_report import __version__
-from mlperf_report.ingest import tables
+from mlperf_report.ingest import reader, tables
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
@@ -273,7 +273,11 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
     systems = read_systems(source, tree, problems)
     mappings = read_model_mappings(source, tree, problems)
     rows = []
-    folders = [tree.results[k] for k in sorted(tree.results)]
+    sizes = {entry.name: entry.size for entry in listing.entries}
+    folders, over = reader.within_round_limit([tree.results[k] for k in sorted(tree.results)],
+                                              lambda folder: sum(sizes.get(name, 0) for name in _files_of(folder)))
+    problems += [{"file": folder.performance_file or "/".join(folder.key), "problem": reader.OVER_ROUND_LIMIT}
+                 for folder in over]
     audited = {f.key[:2] for f in folders if f.compliance}
     needing = {f.key[:2] for f in folders
                if required_tests(round_.rules, mlperf_model(f.model, round_.rules, mappings.get(f.key[:2])))}
@@ -304,6 +308,13 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
     tree.ignored = [(strip(n), r) for n, r in tree.ignored]
     manifest = _manifest(round_, source_facts, tree, results, systems_df, problems)
     return IngestResult(round_, results, systems_df, manifest, problems)
+
+
+def _files_of(folder: ResultFolder) -> list[str]:
+    """The files ingest reads for one result folder (what counts against the round limit)."""
+    named = [folder.summary, folder.accuracy, folder.detail, folder.spl, folder.endpoints,
+             folder.endpoints_accuracy, folder.config]
+    return [name for name in named if name] + [name for files in folder.compliance.values() for name in files]
 
 
 def _typed_systems(frame: pd.DataFrame) -> pd.DataFrame:

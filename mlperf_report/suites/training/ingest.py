@@ -8,10 +8,8 @@ what was wrong where.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -20,15 +18,16 @@ import pandas as pd
 
 from mlperf_report import __version__
 from mlperf_report.suites.training import rounds
-from mlperf_report.ingest import tables
-from mlperf_report.core import limits, processes
+from mlperf_report.ingest import reader, tables
+from mlperf_report.core import limits
 from mlperf_report.core.errors import InputError
 from mlperf_report.suites.training.power import round_has_power
-from mlperf_report.suites.training.mllog import RunFacts, scan_buffer, scan_path, scan_stream
+from mlperf_report.suites.training import scan
+from mlperf_report.suites.training.mllog import RunFacts
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
-from mlperf_report.ingest.systems import DERIVED_COLUMNS, SystemJsonError, parse_system
-from mlperf_report.suites.training.tree import ResultFile, Tree, classify
+from mlperf_report.ingest.systems import DERIVED_COLUMNS, parse_system
+from mlperf_report.suites.training.tree import Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
                             "stop_status", "compliant", "failed_check", "amendment", "checker_warning",
@@ -51,193 +50,6 @@ class IngestResult:
     manifest: dict
     problems: list[dict] = field(default_factory=list)
     verdicts_from_cache: int = 0  # not in the manifest, which must not depend on the cache's state
-
-
-# --- scanning, in worker processes -------------------------------------------------------------
-
-_worker_source: Source | None = None
-_worker_check: CheckSetup | None = None
-
-
-@dataclass(frozen=True)
-class CheckSetup:
-    """What the workers need to judge files: the ruleset, its amendments ready for the checker
-    (``amendments.Reviewed`` or None) and the verdicts already known."""
-
-    ruleset: str
-    cache: dict
-    index: dict  # file identity -> content hash (see compliance.identity)
-    reviewed: object = None
-    amendments: tuple = ()
-    amendments_file: str = ""
-
-    @property
-    def amended(self) -> str:
-        return self.reviewed.digest if self.reviewed is not None else ""
-
-
-def _init_worker(source: Source, parent_pid: int, check: CheckSetup | None = None) -> None:
-    """Give each worker its own handle: a forked copy of the parent's open archive would share its
-    file offset with the other workers."""
-    global _worker_source, _worker_check
-    processes.worker_setup(parent_pid)
-    source.reopen()
-    _worker_source, _worker_check = source, check
-
-
-def _read_one(source: Source, name: str, check: CheckSetup | None) -> tuple[RunFacts, tuple | None]:
-    """Scan one file; with ``check``, also its compliance verdict: (hash, verdict, cached?, identity),
-    from the cache when the file's identity is known, else judged from the same bytes as the scan."""
-    local = source.local_path(name)
-    known = None
-    if check is not None:
-        from mlperf_report.suites.training import compliance
-
-        where = compliance.identity(source, name)
-        key = check.index.get(where) if where else None
-        verdict = compliance.cached_verdict(key, check.cache)
-        known = (key, verdict, True, where) if verdict is not None else None
-    if check is None or known is not None:
-        if local is not None:
-            return scan_path(local), known
-        with source.open(name) as handle:
-            return scan_stream(handle), known
-    data = _bounded_bytes(source, name, local)
-    if data is None:  # larger than any real result file: scanned, not judged
-        facts = _read_one(source, name, None)[0]
-        facts.problems.append(_TOO_LARGE_TO_CHECK)
-        return facts, None
-    facts = scan_buffer(data) if local is not None else _scan_as_streamed(data)
-    return facts, (*compliance.verdict_for(data, check.ruleset, check.cache, check.reviewed), where)
-
-
-def _scan_as_streamed(data: bytes) -> RunFacts:
-    """Scan bytes already read exactly as the archive stream is scanned when the verdict is cached, so
-    the facts (and ``bytes_scanned``) never depend on the state of the verdict cache."""
-    import io
-
-    return scan_stream(io.BytesIO(data))
-
-
-def _bounded_bytes(source: Source, name: str, local) -> bytes | None:
-    """The whole file for the checker, or None past ``limits.MAX_CHECKED_BYTES`` (never read whole)."""
-    if local is not None:
-        if local.stat().st_size > limits.MAX_CHECKED_BYTES:
-            return None
-        return local.read_bytes()
-    with source.open(name) as handle:
-        data = handle.read(limits.MAX_CHECKED_BYTES + 1)
-    return None if len(data) > limits.MAX_CHECKED_BYTES else data
-
-
-_TOO_LARGE_TO_CHECK = (f"larger than {limits.MAX_CHECKED_BYTES >> 20} MiB (limit MAX_CHECKED_BYTES): not given to "
-                       "MLCommons' compliance checker; its verdict is left empty")
-
-
-class _Chained:
-    """A stream that first gives back bytes already read, then the rest of ``handle``."""
-
-    def __init__(self, head: bytes, handle) -> None:
-        self.head, self.handle = head, handle
-
-    def read(self, size: int = -1) -> bytes:
-        if self.head:
-            out, self.head = (self.head, b"") if size < 0 or size >= len(self.head) else (self.head[:size], self.head[size:])
-            return out
-        return self.handle.read(size)
-
-
-def _unreadable(error: BaseException) -> RunFacts:
-    return RunFacts(problems=[f"cannot be read ({type(error).__name__}: {error})"])
-
-
-def _scan_one(source: Source, name: str, check: CheckSetup | None = None) -> tuple[RunFacts, tuple | None]:
-    try:
-        return _read_one(source, name, check)
-    except Exception as error:  # noqa: BLE001 - whatever one file raises, the round goes on
-        return _unreadable(error), None
-
-
-def _scan_tar(source: TarSource, names: set[str], take, progress, total: int, check: CheckSetup | None) -> None:
-    done = 0
-    for name, handle in source.iter_members(names):
-        try:
-            if check is None:
-                take(name, (scan_stream(handle), None))
-            else:
-                from mlperf_report.suites.training import compliance
-
-                data = handle.read(limits.MAX_CHECKED_BYTES + 1)
-                if len(data) > limits.MAX_CHECKED_BYTES:
-                    facts = scan_stream(_Chained(data, handle))
-                    facts.problems.append(_TOO_LARGE_TO_CHECK)
-                    take(name, (facts, None))
-                else:
-                    verdict = compliance.verdict_for(data, check.ruleset, check.cache, check.reviewed)
-                    take(name, (_scan_as_streamed(data), (*verdict, None)))
-        except Exception as error:  # noqa: BLE001 - a corrupt member; the stream may go on
-            take(name, (_unreadable(error), None))
-        done += 1
-        if progress:
-            progress(done, total)
-
-
-def _scan_batch(names: list[str]) -> list[tuple[str, tuple]]:
-    assert _worker_source is not None
-    return [(name, _scan_one(_worker_source, name, _worker_check)) for name in names]
-
-
-def _batches(files: list[ResultFile], count: int) -> list[list[str]]:
-    """Split files into ``count`` batches of similar total size (largest first, greedy)."""
-    bins: list[list[str]] = [[] for _ in range(count)]
-    sizes = [0] * count
-    for result in sorted(files, key=lambda r: -r.entry.size):
-        i = sizes.index(min(sizes))
-        bins[i].append(result.entry.name)
-        sizes[i] += result.entry.size
-    return [b for b in bins if b]
-
-
-def scan_results(source: Source, files: list[ResultFile], jobs: int,
-                 progress: Callable[[int, int], None] | None = None, check: CheckSetup | None = None,
-                 verdicts: dict | None = None) -> dict[str, RunFacts]:
-    """Scan every result file; in ``jobs`` processes when the source allows random access. With
-    ``check``, each file's (hash, compliance verdict, cached?) goes into ``verdicts``."""
-    facts: dict[str, RunFacts] = {}
-    verdicts = {} if verdicts is None else verdicts
-    total = len(files)
-
-    def take(name: str, outcome: tuple) -> None:
-        facts[name] = outcome[0]
-        if outcome[1] is not None:
-            verdicts[name] = outcome[1]
-
-    if isinstance(source, TarSource):
-        _scan_tar(source, {f.entry.name for f in files}, take, progress, total, check)
-        why = source.stream_error or "listed in the archive but could not be read"
-        for f in files:
-            facts.setdefault(f.entry.name, RunFacts(problems=[why]))
-        return facts
-    if jobs <= 1 or total < 32:
-        for f in files:
-            take(f.entry.name, _scan_one(source, f.entry.name, check))
-            if progress and (len(facts) % (100 if check is None else 10) == 0 or len(facts) == total):
-                progress(len(facts), total)
-        return facts
-    batches = _batches(files, jobs * (4 if check is None else 32))
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(source, os.getpid(), check)) as pool:
-        try:
-            for batch in pool.map(_scan_batch, batches):
-                for name, outcome in batch:
-                    take(name, outcome)
-                if progress:
-                    progress(len(facts), total)
-        except BaseException:  # Ctrl-C / SIGTERM: stop the scanners now, not after their batches
-            processes.terminate_pool(pool)
-            raise
-    return facts
 
 
 # --- building the tables ------------------------------------------------------------------------
@@ -283,21 +95,6 @@ def _read_tar_small(source: TarSource, names: set[str]) -> dict:
     for name in names - set(contents):
         contents[name] = OSError(source.stream_error or "listed in the archive but could not be read")
     return contents
-
-
-def _within_round_limit(files: list[ResultFile]) -> tuple[list[ResultFile], dict[str, RunFacts]]:
-    """The result files to scan, and facts for those beyond MAX_ROUND_BYTES (declared sizes, which
-    zip and tar readers never exceed)."""
-    kept, over, total = [], {}, 0
-    for result in files:
-        total += min(result.entry.size, limits.MAX_MEMBER_BYTES)
-        if total > limits.MAX_ROUND_BYTES:
-            over[result.entry.name] = RunFacts(problems=[
-                f"not read: the round's result files hold more than {limits.MAX_ROUND_BYTES >> 30} GiB "
-                "(limit MAX_ROUND_BYTES)"])
-        else:
-            kept.append(result)
-    return kept, over
 
 
 def _match_system(systems: dict, org: str, system: str) -> tuple[dict | None, str | None]:
@@ -471,12 +268,13 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         contents = _read_tar_small(source, {e.name for e in [*tree.systems.values(), *tree.scaling.values()]})
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents, round_.applies_scaling)
-    to_scan, facts = _within_round_limit(tree.results)
-    check = _check_setup(round_, cache_dir, amendments_file) if compliance else None
+    to_scan, over = reader.within_round_limit(tree.results, lambda result: result.entry.size)
+    facts = {result.entry.name: RunFacts(problems=[reader.OVER_ROUND_LIMIT]) for result in over}
+    check = scan.check_setup(round_, cache_dir, amendments_file) if compliance else None
     verdicts: dict = {}
-    facts.update(scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress, check, verdicts))
+    facts.update(scan.scan_results(source, to_scan, jobs or os.cpu_count() or 1, progress, check, verdicts))
     if check is not None:
-        _save_verdicts(round_, cache_dir, check, verdicts)
+        scan.save_verdicts(round_, cache_dir, check, verdicts)
     runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems, verdicts)
     results, power_files = _energy(round_, source, listing.entries, runs, results)
     ignored = [(name, reason) for name, reason in tree.ignored if name not in power_files]
@@ -501,7 +299,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
             "problems": len(problems), "ignored": len(ignored),
             "power_files": len(power_files),
         },
-        "compliance": _compliance_manifest(round_, check, verdicts, runs),
+        "compliance": scan.compliance_manifest(round_, check, verdicts, runs),
         "problems": problems,
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
@@ -523,59 +321,6 @@ def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
     used = {name for group in logs.values() for names in [*group.nodes.values(), *group.switches.values()]
             for name in names}
     return scored.reindex(columns=RESULT_COLUMNS), used
-
-
-def _check_setup(round_: rounds.Round, cache_dir: Path | None, amendments_file: Path | None = None) -> CheckSetup:
-    """The round's cache and amendments (patched rule files written before the workers fork)."""
-    from mlperf_report.core import paths
-    from mlperf_report.suites.training import amendments as amend
-    from mlperf_report.suites.training import compliance as checker
-
-    cache_dir = cache_dir or paths.CACHE
-    amendments_file = amendments_file or amend.FILE
-    found = amend.for_round(round_.id, amendments_file)
-    reviewed = amend.prepare(round_.ruleset, found, cache_dir)
-    digest = reviewed.digest if reviewed is not None else ""
-    return CheckSetup(round_.ruleset, checker.load_cache(round_.ruleset, cache_dir, digest),
-                      checker.load_index(cache_dir), reviewed, found, amend.display_path(amendments_file))
-
-
-def _save_verdicts(round_: rounds.Round, cache_dir: Path | None, check: CheckSetup, verdicts: dict) -> None:
-    """Add the verdicts computed now to the cache (nothing is written on a fully warm run)."""
-    from mlperf_report.core import paths
-    from mlperf_report.suites.training import compliance as checker
-
-    cache_dir = cache_dir or paths.CACHE
-    new = {key: checker.cache_entry(verdict) for key, verdict, cached, _ in verdicts.values() if not cached}
-    places = {where: key for key, _, _, where in verdicts.values() if where and check.index.get(where) != key}
-    try:
-        if new:
-            checker.save_cache(round_.ruleset, cache_dir, {**check.cache, **new}, check.amended)
-        if places:
-            checker.save_index(cache_dir, {**check.index, **places})
-    except OSError:
-        pass  # a read-only checkout still ingests; the verdicts are computed again next time
-
-
-def _compliance_manifest(round_: rounds.Round, check: CheckSetup | None, verdicts: dict,
-                         runs: pd.DataFrame) -> dict:
-    """The checker's summary: files judged, non-compliant, the round's amendments with the runs each
-    made compliant, and the drift alarms (rules failing across a benchmark's submitters)."""
-    if check is None:
-        return {"checked": False,
-                "note": "ingested with --no-compliance: the scores are unchecked (MLCommons' compliance "
-                        "checker did not judge the result files)"}
-    from mlperf_report.suites.training import compliance as checker, drift
-
-    values = [outcome[:3] for outcome in verdicts.values()]
-    applied = runs["amendment"].fillna("").str.split()
-    return {"checked": True, "checker": f"mlperf-logging {checker.checker_version()}",
-            "ruleset": f"{checker.USAGE}_{round_.ruleset}", "files_checked": len(values),
-            "noncompliant": sum(1 for _, verdict, _ in values if not verdict.compliant),
-            "amendments_file": check.amendments_file,
-            "amendments": [{**a.summary(), "runs": int(applied.map(lambda ids, a=a: a.id in ids).sum())}
-                           for a in check.amendments],
-            "drift": drift.find(runs)}
 
 
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:

@@ -1,0 +1,36 @@
+"""The one line ``build.py ingest`` ends with: what the tree held, what was wrong, what the compliance
+checker said (for a suite that runs one), and what was written where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def summary_line(round_id: str, result, written: list[Path], out_dir: Path, seconds: float) -> str:
+    counts = result.manifest["counts"]
+    statuses = ", ".join(f"{n} {s}" for s, n in counts["by_status"].items())
+    return (f"{round_id}: {counts['result_files']} result files, {counts['result_sets']} result sets ({statuses}); "
+            f"{counts['problems']} problems, {counts['ignored']} files ignored; {verdicts(result)}"
+            f"wrote {', '.join(p.name for p in written)} to {out_dir} in {seconds:.2f} s")
+
+
+def verdicts(result) -> str:
+    """The summary line's word on the compliance checker (a suite without one says nothing)."""
+    if "compliance" not in result.manifest:
+        return ""
+    compliance = result.manifest["compliance"] or {}
+    if not compliance.get("checked"):
+        return "compliance NOT checked (scores unchecked); "
+    amended = sum(a.get("runs", 0) for a in compliance.get("amendments", []))
+    return (f"{compliance['noncompliant']} of {compliance['files_checked']} files not compliant "
+            f"({result.verdicts_from_cache} verdicts from the cache)"
+            + (f", {amended} compliant as the round was reviewed ({compliance['amendments_file']})" if amended else "")
+            + "; " + "".join(_drift_words(compliance)))
+
+
+def _drift_words(compliance: dict) -> list[str]:
+    """The drift alarm in the summary line: a rule failing across a benchmark's submitters."""
+    return [f"DRIFT? {alarm['benchmark']}: {alarm['runs']} of {alarm['of_runs']} runs of "
+            f"{len(alarm['submitters'])} submitters fail {alarm['rule']!r} (a rule changed after the round? "
+            f"record how the round was reviewed in {compliance['amendments_file']}); "
+            for alarm in compliance.get("drift", [])]
