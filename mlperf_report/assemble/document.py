@@ -346,15 +346,5 @@ def write_together(files: dict[Path, bytes]) -> None:
             stack.enter_context(atomic_open(path, "wb")).write(data)
 
 
-def copy_default(report: AssembledReport) -> tuple[Path, ...]:
-    """Copy one language's files to report.html / report.pdf (atomically), for callers that decide
-    the default language after assembling."""
-    files = {report.html_path.with_name("report.html"): report.html_path.read_bytes()}
-    if report.pdf_path:
-        files[report.pdf_path.with_name("report.pdf")] = report.pdf_path.read_bytes()
-    write_together(files)
-    return tuple(files)
-
-
-__all__ = ["AssembledReport", "FontFace", "ReportRequest", "assemble_report", "assemble_reports", "copy_default",
+__all__ = ["AssembledReport", "FontFace", "ReportRequest", "assemble_report", "assemble_reports",
            "render_page", "render_pdf"]

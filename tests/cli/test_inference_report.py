@@ -4,6 +4,7 @@ NVIDIA and AMD on the embedded v4.1 tables."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -180,3 +181,39 @@ def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
     assert "Exhibits" in titles and not any(t.startswith("BERT") for t in titles)  # Dell did not enter BERT
     assert "DELL" not in html and "Dell in MLPerf Inference v4.1: 2 valid results in 1 benchmark" in html
     assert "bert-large-pruned80_quant-none-vnni-bert-99" in html  # the open variant, in the exhibits
+
+
+def test_inference_takes_the_three_focus_kinds(tmp_path):
+    """A submitter, an accelerator (every system built on it, whoever submitted it) or none, as Training
+    does: the plan follows what the focus entered, an absent accelerator is refused with the round's
+    accelerators listed, and the built reports tell each focus's story."""
+    import json
+
+    from tests.inference_trees import inference_tree
+
+    tree = inference_tree(tmp_path / "tree")
+    chip = tree / "closed" / "Edgy" / "systems" / "e1.json"
+    chip.write_text(json.dumps({**json.loads(chip.read_text()), "accelerator_model_name": "Edgy E-Chip"}))
+    data = tmp_path / "data"
+    source, facts = open_source(str(tree))
+    write_tables(ingest(source, facts, parse_round("inference-v4.1")), data / "inference-v4.1")
+    source.close()
+
+    plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data, output_dir=tmp_path / "plan",
+                              focus_accelerator="e-chip")
+    assert [job.name for job in plan.jobs] == ["resnet", "summary", "exhibits"]  # what E-Chip systems entered
+    assert {(job.parameters["focus_submitter"], job.parameters["focus_accelerator"]) for job in plan.jobs} == {("", "e-chip")}
+    with pytest.raises(UserError, match=r"--focus-accelerator H100: no valid result in inference-v4.1 on an accelerator "
+                                        r"whose model name contains it; accelerators with valid results \(results\): "
+                                        r"Acme A1 \(6\), Edgy E-Chip \(2\)"):
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=data, output_dir=tmp_path / "plan", focus_accelerator="H100")
+
+    out = tmp_path / "out"
+    for focus, expected in ((["--focus-accelerator", "E-Chip"], "E-Chip in MLPerf Inference v4.1: 2 valid results in 1 benchmark"),
+                            (["--focus", "none"], "MLPerf Inference v4.1: 8 valid results from 3 submitters")):
+        done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", *focus, "--languages", "en",
+                               "--data-dir", str(data), "--output-dir", str(out), "-j", "2"],
+                              cwd=paths.ROOT, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
+        html = (out / "inference-v4.1" / "report.en.html").read_text()
+        assert expected in html, re.findall(r"<h2[^>]*>.*?</h2>", html)[:3]

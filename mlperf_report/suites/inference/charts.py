@@ -11,7 +11,8 @@ import seaborn as sns
 
 from mlperf_report.analysis import style
 from mlperf_report.analysis.axes import log_axes, system_labels
-from mlperf_report.suites.inference.tables import result_places
+from mlperf_report.core.config import Focus
+from mlperf_report.suites.inference.tables import as_focus, focus_rows, result_places
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import label
 from mlperf_report.suites.inference import models, power
@@ -36,9 +37,9 @@ def _note(ax, text: str):
     return ax
 
 
-def _labelled(df: pd.DataFrame, focus: str | None, lang: str) -> pd.DataFrame:
+def _labelled(df: pd.DataFrame, focus: Focus | str | None, lang: str) -> pd.DataFrame:
     shown = df.assign(display_name=df["system_name"].where(df["system_name"] != "", df["system_id"]))
-    group = ["focus" if focus and s.lower() == focus.lower() else "other" for s in shown["submitter"]]
+    group = ["focus" if mine else "other" for mine in focus_rows(shown, focus)]
     return shown.assign(_label=system_labels(shown, lang), _group=group)
 
 
@@ -86,7 +87,7 @@ def _scenario(scenario: str, lang: str) -> str:
     return label(f"inference.scenario.{scenario}", lang)
 
 
-def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None, lang: str = "en", ax=None):
+def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None, lang: str = "en", ax=None):
     """The primary metric of every valid result of one scenario, best first."""
     ax = _axes(ax)
     if data.empty:
@@ -100,7 +101,7 @@ def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None 
     return ax
 
 
-def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None, lang: str = "en",
+def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None, lang: str = "en",
                     ax=None):
     """Derived: result ÷ accelerators, best first."""
     ax = _axes(ax)
@@ -114,7 +115,7 @@ def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: str
     return ax
 
 
-def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None,
+def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None,
                        lang: str = "en", ax=None):
     """Each valid result as a point: accelerator count against the result, by submitter."""
     ax = _axes(ax)
@@ -122,7 +123,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     if df.empty:
         return _note(ax, label("empty", lang))
     df = df.assign(accelerators=df["accelerators"].astype(float))
-    palette = style.submitter_palette(df["submitter"], focus=focus)
+    palette = style.submitter_palette(df["submitter"], focus=as_focus(focus).submitter)
     sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
     # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers; results compact (250K, 25萬)
     log_axes(ax, x=True, values=lambda value: formatting.compact(value, lang))
@@ -134,7 +135,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     return ax
 
 
-def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: str | None = None,
+def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None,
                      measured: int = 0, lang: str = "en", ax=None):
     """The checker's power efficiency (throughput per watt, samples per joule for the streams) where
     power results were computed; otherwise says why there are none (``measured``: results with power)."""
@@ -150,7 +151,7 @@ def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: st
     return ax
 
 
-def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous: str, focus: str | None = None,
+def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous: str, focus: Focus | str | None = None,
                      lang: str = "en", ax=None):
     """Best result per submitter and scenario in the previous round and this one."""
     ax = _axes(ax)
@@ -158,7 +159,7 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
         return _note(ax, label("inference.ror.none", lang, model=models.title(model, lang), previous=previous))
     data = data.assign(_current=data["round"] != previous).sort_values(["scenario", "_current"], kind="stable")
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
-    palette = style.submitter_palette(df["submitter"], focus=focus)
+    palette = style.submitter_palette(df["submitter"], focus=as_focus(focus).submitter)
     sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
     log_axes(ax, x=False, values=lambda value: formatting.compact(value, lang))
     ax.set_xlabel("")

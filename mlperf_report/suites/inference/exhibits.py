@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mlperf_report.suites.inference.tables import ranked, scenarios_of
+from mlperf_report.core.config import Focus
+from mlperf_report.suites.inference.tables import focus_name, focus_rows, ranked, scenarios_of
 from mlperf_report.suites.inference import models
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS
 from mlperf_report.suites.inference.rounds import parse_round
@@ -67,19 +68,19 @@ def submissions_table(results: pd.DataFrame, *, division: str, round_id: str, la
                                  **{s: label(f"inference.scenario.{s}", lang) for s in SCENARIOS}})
 
 
-def entered(results: pd.DataFrame, *, focus: str | None, division: str) -> list[str]:
+def entered(results: pd.DataFrame, *, focus: Focus | str | None, division: str) -> list[str]:
     """The benchmarks in which ``focus`` has a valid result in the division (every one with no focus)."""
     valid = _valid(results, division)
-    if focus:
-        valid = valid[valid["submitter"].str.lower() == focus.lower()]
+    if focus_name(focus):
+        valid = valid[focus_rows(valid, focus)]
     return sorted(valid["benchmark"].unique())
 
 
-def not_entered(results: pd.DataFrame, *, focus: str | None, division: str, round_id: str) -> pd.DataFrame:
+def not_entered(results: pd.DataFrame, *, focus: Focus | str | None, division: str, round_id: str) -> pd.DataFrame:
     """The best result of each scenario of the benchmarks the focus did not enter (nothing with no focus,
     or a focus absent from the round: its report has every benchmark's section). Open models filed
     under no benchmark of the round are in the variants exhibit instead."""
-    if not focus or not (results["valid"] & (results["submitter"].str.lower() == focus.lower())).any():
+    if not focus_name(focus) or not (results["valid"] & focus_rows(results, focus)).any():
         return pd.DataFrame()
     valid = _valid(results, division)
     valid = valid[_grouped(valid, round_id) != UNLISTED]
@@ -94,7 +95,7 @@ def not_entered(results: pd.DataFrame, *, focus: str | None, division: str, roun
     return pd.DataFrame(rows)
 
 
-def not_entered_table(results: pd.DataFrame, *, focus: str | None, division: str, round_id: str,
+def not_entered_table(results: pd.DataFrame, *, focus: Focus | str | None, division: str, round_id: str,
                       lang: str) -> pd.DataFrame:
     from mlperf_report.i18n import formatting
     from mlperf_report.i18n.labels import label
@@ -153,10 +154,10 @@ def division_heading(*, division: str, lang: str) -> str:
     return label("inference.summary.division", lang, division=name[:1].upper() + name[1:])
 
 
-def not_entered_heading(*, focus: str, lang: str) -> str:
+def not_entered_heading(*, focus: Focus | str, lang: str) -> str:
     from mlperf_report.i18n.labels import label
 
-    return label("inference.exhibit.not_entered", lang, focus=focus)
+    return label("inference.exhibit.not_entered", lang, focus=focus_name(focus))
 
 
 def variants_heading(*, lang: str) -> str:
@@ -173,8 +174,8 @@ def exhibits_path(output_dir, round_id: str):
     return Path(output_dir) / round_id / "notebooks" / "exhibits.json"
 
 
-def exhibits_facts(results: pd.DataFrame, *, focus: str | None, division: str, round_id: str) -> dict:
-    return {"suite": "inference", "round": round_id, "division": division, "focus": focus,
+def exhibits_facts(results: pd.DataFrame, *, focus: Focus | str | None, division: str, round_id: str) -> dict:
+    return {"suite": "inference", "round": round_id, "division": division, "focus": focus_name(focus),
             "not_entered": sorted(set(not_entered(results, focus=focus, division=division,
                                                   round_id=round_id).get("benchmark", []))),
             "variants": int(len(variants(results, round_id=round_id)))}

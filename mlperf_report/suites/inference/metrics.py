@@ -16,7 +16,6 @@ from mlperf_report.suites.inference.checker_rules import POWER_UNITS, Rules, uni
 from mlperf_report.suites.inference.loadgen import Summary
 
 LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
-THROUGHPUT_SCENARIOS = ("Offline", "Server", "Interactive")
 SCENARIOS = ("Offline", "Server", "Interactive", "SingleStream", "MultiStream")
 NS_PER_MS = 1_000_000
 MS_PER_S = 1_000

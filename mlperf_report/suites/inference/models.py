@@ -64,11 +64,6 @@ def is_known(model: str) -> bool:
     return split_variant(model)[0] in _MODELS
 
 
-def is_llm(model: str) -> bool:
-    entry = _MODELS.get(split_variant(model)[0])
-    return bool(entry and entry[2])
-
-
 def title(model: str, language: str = "en") -> str:
     """``llama2-70b-99`` -> "Llama 2 70B (99 % of reference accuracy)" (en) or its zh-Hant form."""
     base, variant = split_variant(model)

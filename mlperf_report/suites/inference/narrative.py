@@ -133,12 +133,10 @@ def _story_notes(ordered: list[dict], lang: str) -> list[str]:
 
 
 def _focus(config: Any) -> str | None:
-    """The focus submitter's name; None for ``--focus none`` (and an accelerator focus, which this
-    narrative does not tell)."""
-    focus = getattr(config, "focus", None)
-    if focus is not None:
-        return focus.name if focus.kind == "submitter" else None
-    return config.focus_submitter or None
+    """What the text calls the focus: the submitter, or the accelerator whose systems it follows; None
+    for ``--focus none``."""
+    focus = config.focus
+    return focus.name if focus.kind != "none" else None
 
 
 def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang: str, fmt: str = "html",

@@ -13,6 +13,7 @@ from pathlib import Path
 from mlperf_report.analysis.jobs import NotebookJob, Plan
 from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writable
 from mlperf_report.core import paths
+from mlperf_report.core.config import Focus
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.suites.inference import models as catalogue
 from mlperf_report.suites.inference.checker_rules import mlperf_model
@@ -36,7 +37,7 @@ class Scored:
     entrants: list[dict] = field(default_factory=list)  # submitter and accelerator of each valid result
 
 
-def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_id: str = "") -> Scored:
+def scored_benchmarks(results_csv: Path, division: str, focus: Focus | None = None, round_id: str = "") -> Scored:
     """Read results.csv (csv module: no pandas here); tables from before the ``benchmark`` column get it
     from the checker's mapping of the round."""
     found = Scored()
@@ -51,7 +52,7 @@ def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_i
             if row["valid"] != "True" or not row["result"]:
                 continue
             benchmark = row.get("benchmark") or (mlperf_model(row["model"], rules) if rules else row["model"])
-            mine = bool(focus) and row["submitter"].lower() == focus.lower()
+            mine = focus is not None and focus.matches(row["submitter"], row.get("accelerator_model"))
             found.entrants.append({"submitter": row["submitter"], "accelerator_model": row.get("accelerator_model", "")})
             found.focus_in_round |= mine
             listed = rules is None or benchmark in rules.models
@@ -69,7 +70,7 @@ def scored_benchmarks(results_csv: Path, division: str, focus: str = "", round_i
     return found
 
 
-def _chosen(asked: list[str] | None, scored: Scored, focus: str, config) -> list[str]:
+def _chosen(asked: list[str] | None, scored: Scored, focus: Focus, config) -> list[str]:
     """``--benchmarks`` (a benchmark or any folder spelling of one), else what the focus entered, else all
     (also for a focus absent from the round, whose narrative says so over the round's overview)."""
     available = sorted(scored.benchmarks)
@@ -79,7 +80,7 @@ def _chosen(asked: list[str] | None, scored: Scored, focus: str, config) -> list
             raise UserError(f"--benchmarks: {', '.join(unknown)} has no valid result in {config.round}; "
                             f"must be among {', '.join(available) or '(none)'}")
         return list(dict.fromkeys(m if m in scored.benchmarks else scored.spellings[m] for m in asked))
-    return sorted(scored.entered) if focus and scored.focus_in_round else available
+    return sorted(scored.entered) if focus.kind != "none" and scored.focus_in_round else available
 
 
 def make_plan(config, request: PlanRequest) -> Plan:
@@ -90,7 +91,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
     if not (tables / "results.csv").is_file():
         raise InputError(f"{tables / 'results.csv'}: not found; run `python build.py ingest "
                          f"<inference_results_{parse_round(config.round).version} source>` first")
-    focus = config.focus.name if config.focus.kind == "submitter" else ""
+    focus = config.focus
     scored = scored_benchmarks(tables / "results.csv", division, focus, config.round)
     if not scored.benchmarks:
         raise InputError(f"{tables / 'results.csv'}: no valid result in the {division} division; nothing to analyse")
@@ -98,7 +99,8 @@ def make_plan(config, request: PlanRequest) -> Plan:
     chosen = _chosen(list(request.items) or None, scored, focus, config)
     round_out = output_dir / config.round
     check_writable(round_out)
-    common = {"round_id": config.round, "focus_submitter": focus, "data_dir": str(data_dir),
+    common = {"round_id": config.round, "focus_submitter": focus.submitter or "",
+              "focus_accelerator": focus.name if focus.kind == "accelerator" else "", "data_dir": str(data_dir),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
     inputs = (Path(request.config_file).resolve(), paths.ROOT / "requirements.txt", tables / "results.csv",
               *sorted(p for p in data_dir.glob("inference-v*/results.csv") if p.parent.name != config.round))
@@ -107,7 +109,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
                         inputs=inputs) for name in chosen]
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
                             figures=round_out / "figures" / "summary.json", parameters=common, inputs=inputs))
-    if (focus and scored.focus_in_round and scored.benchmarks - scored.entered) or scored.open_variants:
+    if (focus.kind != "none" and scored.focus_in_round and scored.benchmarks - scored.entered) or scored.open_variants:
         jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,
                                 output=round_out / "notebooks" / "exhibits.ipynb",
                                 figures=round_out / "notebooks" / "exhibits.json", parameters=common, inputs=inputs))

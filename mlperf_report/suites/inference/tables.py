@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from mlperf_report.suites.inference import story_inputs
-from mlperf_report.core.config import focus_of
+from mlperf_report.core.config import Focus, focus_of
 from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.checker_rules import mlperf_model
 from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS, higher_is_better
@@ -70,10 +70,10 @@ def ranked(frame: pd.DataFrame, scenario: str) -> pd.DataFrame:
     return rows.assign(rank=range(1, len(rows) + 1))
 
 
-def leading(ranked_rows: pd.DataFrame, focus: str | None, top: int = TOP, below: int = FOCUS_BELOW) -> pd.DataFrame:
+def leading(ranked_rows: pd.DataFrame, focus: Focus | str | None, top: int = TOP, below: int = FOCUS_BELOW) -> pd.DataFrame:
     """The best ``top`` of a ranking and the focus's best ``below`` results under them (their ``rank``
     kept), so a chart and its table stay short and still show where the focus stands."""
-    under = ranked_rows[(ranked_rows["rank"] > top) & _is(ranked_rows, focus)].head(below)
+    under = ranked_rows[(ranked_rows["rank"] > top) & focus_rows(ranked_rows, focus)].head(below)
     keep = (ranked_rows["rank"] <= top) | ranked_rows.index.isin(under.index)
     return ranked_rows[keep].reset_index(drop=True)
 
@@ -125,19 +125,35 @@ def best_by_round(current: pd.DataFrame, previous: pd.DataFrame | None, *, round
     return frame[frame["scenario"].map(units) == 1].reset_index(drop=True)  # same unit in both rounds only
 
 
-def _is(frame: pd.DataFrame, focus: str | None) -> pd.Series:
-    return frame["submitter"].str.lower() == (focus or "").lower()
+def as_focus(focus: Focus | str | None) -> Focus:
+    """The focus of a report: a ``Focus`` (submitter, accelerator or none), or a submitter's name ("" or
+    None: none)."""
+    return focus if isinstance(focus, Focus) else focus_of(focus or "")
 
 
-def scenario_facts(frame: pd.DataFrame, scenario: str, focus: str | None) -> dict:
+def focus_name(focus: Focus | str | None) -> str | None:
+    """What the text calls the focus: the submitter or the accelerator; None for a neutral overview."""
+    focus = as_focus(focus)
+    return focus.name if focus.kind != "none" else None
+
+
+def focus_rows(frame: pd.DataFrame, focus: Focus | str | None) -> pd.Series:
+    """Rows of the focus's results (a submitter's, or those of every system built on an accelerator)."""
+    focus = as_focus(focus)
+    accelerators = frame["accelerator_model"] if "accelerator_model" in frame else pd.Series("", index=frame.index)
+    return pd.Series([focus.matches(s, a) for s, a in zip(frame["submitter"], accelerators)], index=frame.index,
+                     dtype=bool)
+
+
+def scenario_facts(frame: pd.DataFrame, scenario: str, focus: Focus | str | None) -> dict:
     """The facts of one benchmark and scenario the narrative may cite (best result; the focus's best, its
     rank, and its rank among systems with the same accelerator count)."""
     table = ranked(frame, scenario)
     best = table.iloc[0]
     facts = {"scenario": scenario, "unit": best.unit, "higher_is_better": higher_is_better(scenario),
              "results": len(table), "best": _entry(best)}
-    mine = table[_is(table, focus)]
-    if focus and not mine.empty:
+    mine = table[focus_rows(table, focus)]
+    if not mine.empty:
         top = mine.iloc[0]
         facts["focus"] = {**_entry(top), "rank": int(mine.index[0]) + 1}
         if pd.notna(top.accelerators):  # a system without its systems JSON has no size to compare by
@@ -155,13 +171,14 @@ def _entry(row) -> dict:
             "availability": row.availability}
 
 
-def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, focus: str | None,
+def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, focus: Focus | str | None,
                     round_id: str) -> dict:
     """Everything the narrative needs about one benchmark (figures/<benchmark>.json); ``models``: the
     folder spellings its results were submitted under."""
     table = scored(results, benchmark=benchmark, division=division)
     mine = results["benchmark"] == benchmark
-    return {"suite": "inference", "round": round_id, "benchmark": benchmark, "division": division, "focus": focus,
+    return {"suite": "inference", "round": round_id, "benchmark": benchmark, "division": division,
+            "focus": focus_name(focus),
             "models": sorted(table["model"].unique()),
             "title": {lang: models.title(benchmark, lang) for lang in ("en", "zh-Hant")},
             "scenarios": [scenario_facts(table, s, focus) for s in scenarios_of(table)],
@@ -170,17 +187,17 @@ def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, foc
             "with_power": int((mine & (results["power_unit"] != "")).sum())}
 
 
-def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> dict:
+def round_facts(results: pd.DataFrame, *, focus: Focus | str | None, round_id: str) -> dict:
     """The round at a glance (figures/summary.json). Benchmarks are counted as the round lists them: an
     open model the checker files under none of them is a result, not a benchmark."""
     valid = results[results["valid"]]
-    mine = valid[_is(valid, focus)]
+    mine = valid[focus_rows(valid, focus)]
     listed = set(parse_round(round_id).rules.models)
 
     def benchmarks(frame: pd.DataFrame) -> list[str]:
         return sorted(frame.loc[(frame["division"] != "open") | frame["benchmark"].isin(listed), "benchmark"].unique())
 
-    return {"suite": "inference", "round": round_id, "focus": focus,
+    return {"suite": "inference", "round": round_id, "focus": focus_name(focus),
             "results": len(valid), "submitters": int(valid["submitter"].nunique()),
             "benchmarks": benchmarks(valid),
             "focus_results": len(mine), "focus_benchmarks": benchmarks(mine),
@@ -189,11 +206,11 @@ def round_facts(results: pd.DataFrame, *, focus: str | None, round_id: str) -> d
             "focus_availability": sorted(mine["availability"].unique())}
 
 
-def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: str | None) -> dict:
+def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: Focus | str | None) -> dict:
     """The story engine's ranked claims for ``focus`` (summary.json's ``story``), with the previous
     round's tables where ``data_dir`` holds them."""
     previous_id, previous = previous_results(data_dir, round_id)
-    return story_inputs.inference_story(results, round_id, focus_of(focus), previous_id=previous_id, previous=previous)
+    return story_inputs.inference_story(results, round_id, as_focus(focus), previous_id=previous_id, previous=previous)
 
 
 def _category(text: str, lang: str) -> str:
@@ -239,16 +256,16 @@ def ranking_table(data: pd.DataFrame, *, lang: str) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
-def ranking_note(ranked_rows: pd.DataFrame, shown: pd.DataFrame, *, focus: str | None, lang: str) -> str:
+def ranking_note(ranked_rows: pd.DataFrame, shown: pd.DataFrame, *, focus: Focus | str | None, lang: str) -> str:
     """The sentence under a shortened ranking: how many results there are and which are shown."""
     from mlperf_report.i18n.labels import counted, label
 
     if len(shown) >= len(ranked_rows):
         return ""
     results = counted("inference.count.valid_results", lang, len(ranked_rows))
-    below = focus and (shown["rank"] > TOP).any()
+    below = focus_name(focus) and (shown["rank"] > TOP).any()
     return label("inference.rank.shown_focus" if below else "inference.rank.shown", lang, top=TOP, results=results,
-                 focus=focus or "", below=FOCUS_BELOW)
+                 focus=focus_name(focus) or "", below=FOCUS_BELOW)
 
 
 #: A scenario's power results are charted from this many on; fewer are rows of one table per benchmark.

@@ -38,8 +38,3 @@ def available_rounds(data_dir: Path | str) -> list[str]:
         if (folder / "results.csv").is_file():
             found.append((round_.major, round_.minor, folder.name))
     return [name for *_, name in sorted(found)]
-
-
-def results_by_round(data_dir: Path | str, rounds: list[str]) -> dict[str, pd.DataFrame]:
-    """The results table of each of ``rounds``."""
-    return {round_id: read_table(data_dir, round_id, "results.csv") for round_id in rounds}
