@@ -67,7 +67,8 @@ def round_from_tree_name(name: str) -> RoundId | None:
 
 
 def rounds_present(data_dir) -> list[str]:
-    """Round ids of every suite with a results table under ``data_dir`` (``data/<round>/results.csv``)."""
+    """Round ids of every suite with a results table under ``data_dir`` (``data/<round>/results.csv``),
+    in round order (suite, then version)."""
     from pathlib import Path
 
     found = []
@@ -79,3 +80,19 @@ def rounds_present(data_dir) -> list[str]:
         if parsed.id == folder.name and (folder / "results.csv").is_file():
             found.append(parsed)
     return [r.id for r in sorted(found)]
+
+
+def rounds_up_to(round_id: str, data_dir) -> list[str]:
+    """The rounds of ``round_id``'s suite present under ``data_dir`` up to and including it, oldest first
+    (the round-over-round comparisons read them)."""
+    this = parse_round_id(round_id)
+    return [r for r in rounds_present(data_dir)
+            if parse_round_id(r).suite == this.suite and parse_round_id(r) <= this]
+
+
+def latest_before(round_id: str, available) -> str | None:
+    """The newest of ``available`` before ``round_id`` in the same suite, or None."""
+    this = parse_round_id(round_id)
+    earlier = [parse_round_id(r) for r in available]
+    earlier = [r for r in earlier if r.suite == this.suite and r < this]
+    return max(earlier).id if earlier else None

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from mlperf_report.suites.training import metrics
+from mlperf_report.core.rounds import latest_before
 from mlperf_report.analysis import figures as shared_figures
 from mlperf_report.core import paths
 from mlperf_report.core.config import Baseline, load_config
@@ -122,8 +123,8 @@ def test_round_bests_previous_round_and_speedup(v10):
     assert bests[["round", "submitter", "score_min"]].values.tolist() == [
         ["training-v0.7", "NVIDIA", 39.78], ["training-v0.7", "Acme", 95.0],
         ["training-v1.0", "NVIDIA", 4.5], ["training-v1.0", "Graphcore", 14.48], ["training-v1.0", "Acme", 80.0]]
-    assert metrics.previous_round("training-v1.0", ["training-v1.1", "training-v0.7", "training-v1.0"]) == "training-v0.7"
-    assert metrics.previous_round("training-v0.7", ["training-v0.7"]) is None
+    assert latest_before("training-v1.0", ["training-v1.1", "training-v0.7", "training-v1.0", "inference-v0.9"]) == "training-v0.7"
+    assert latest_before("training-v0.7", ["training-v0.7"]) is None
     before = metrics.best_of(rounds["training-v0.7"], benchmark="resnet", submitter="Acme")
     after = metrics.best_of(v10, benchmark="resnet", submitter="Acme")
     assert metrics.speedup(before, after) == pytest.approx(95 / 80)

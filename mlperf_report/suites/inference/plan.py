@@ -15,6 +15,7 @@ from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writ
 from mlperf_report.core import paths
 from mlperf_report.core.config import Focus
 from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.core.rounds import rounds_up_to
 from mlperf_report.suites.inference import models as catalogue
 from mlperf_report.suites.inference.checker_rules import mlperf_model
 from mlperf_report.suites.inference.rounds import parse_round
@@ -103,7 +104,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
               "focus_accelerator": focus.name if focus.kind == "accelerator" else "", "data_dir": str(data_dir),
               "output_dir": str(output_dir), "languages": list(config.languages), "division": division}
     inputs = (Path(request.config_file).resolve(), paths.ROOT / "requirements.txt", tables / "results.csv",
-              *sorted(p for p in data_dir.glob("inference-v*/results.csv") if p.parent.name != config.round))
+              *(data_dir / r / "results.csv" for r in rounds_up_to(config.round, data_dir) if r != config.round))
     jobs = [NotebookJob(name=name, notebook=MODEL_NOTEBOOK, output=round_out / "notebooks" / f"{name}.ipynb",
                         figures=round_out / "figures" / f"{name}.json", parameters={**common, "benchmark": name},
                         inputs=inputs) for name in chosen]

@@ -19,6 +19,7 @@ from mlperf_report.suites.training import metrics
 from mlperf_report.suites.training import round_tables
 from mlperf_report.core.config import Focus, ReportConfig, load_config
 from mlperf_report.core.prices import Catalogue, load_prices
+from mlperf_report.core.rounds import latest_before, parse_round_id, rounds_up_to
 from mlperf_report.suites.training.rounds import benchmark_model
 
 
@@ -135,10 +136,10 @@ class BenchmarkAnalysis:
 
     @property
     def round_ids(self) -> list[str]:
-        return sorted(self.rounds, key=metrics.round_key)
+        return sorted(self.rounds, key=parse_round_id)
 
     def figures(self) -> dict:
-        previous = metrics.previous_round(self.round_id, list(self.rounds))
+        previous = latest_before(self.round_id, list(self.rounds))
         return figures.benchmark_figures(
             self.results, round_id=self.round_id, benchmark=self.benchmark, focus_submitter=self.focus,
             baseline=self.config.baseline, catalogue=self.catalogue, baseline_system=self.baseline_system,
@@ -152,7 +153,7 @@ def load_round(*, round_id: str, data_dir: Path | str, prices_file: Path | str, 
     config = load_config(config_file).with_overrides(focus_submitter=focus_submitter or None,
                                                      focus_accelerator=focus_accelerator)
     catalogue = load_prices(prices_file)
-    present = [r for r in round_tables.available_rounds(data_dir) if metrics.round_key(r) <= metrics.round_key(round_id)]
+    present = rounds_up_to(round_id, data_dir)
     if round_id not in present:
         present.append(round_id)  # read_table below names the missing file
     rounds = {r: metrics.prepare_results(round_tables.read_table(data_dir, r, "results.csv"), catalogue, r)

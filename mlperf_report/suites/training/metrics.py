@@ -14,7 +14,7 @@ import pandas as pd
 from mlperf_report.analysis import comparisons
 from mlperf_report.core.config import DIVISIONS, Baseline, Focus, focus_of
 from mlperf_report.core.prices import Catalogue
-from mlperf_report.suites.training.rounds import parse_round
+from mlperf_report.core.rounds import parse_round_id
 
 _ORDER = ["score_min", "submitter", "system_id", "division"]
 _KEY_COLUMNS = ("division", "submitter", "system_id", "benchmark", "status")
@@ -190,16 +190,10 @@ def run_times(runs: pd.DataFrame, *, benchmark: str, systems: pd.DataFrame) -> p
     return df.sort_values(["division", "submitter", "system_id", "run", "file"], kind="mergesort").reset_index(drop=True)
 
 
-def round_key(round_id: str) -> tuple[int, int]:
-    """Sort key of a round id (``training-v0.7`` < ``training-v1.0`` < ``training-v1.1``)."""
-    r = parse_round(round_id)
-    return (r.major, r.minor)
-
-
 def round_bests(results_by_round: Mapping[str, pd.DataFrame], *, benchmark: str, division: str = "closed") -> pd.DataFrame:
     """Best scored result per submitter in each round, rounds in order."""
     frames = []
-    for round_id in sorted(results_by_round, key=round_key):
+    for round_id in sorted(results_by_round, key=parse_round_id):
         df = scored(results_by_round[round_id], benchmark=benchmark, division=division)
         best = df.drop_duplicates("submitter", keep="first").copy()
         best["round"] = round_id
@@ -207,14 +201,8 @@ def round_bests(results_by_round: Mapping[str, pd.DataFrame], *, benchmark: str,
     if not frames:
         return pd.DataFrame(columns=["round", "submitter", "system_id", "score_min"])
     out = pd.concat(frames, ignore_index=True)
-    out["_round"] = out["round"].map(round_key)
+    out["_round"] = out["round"].map(lambda r: (parse_round_id(r).major, parse_round_id(r).minor))
     return out.sort_values(["_round", "score_min", "submitter"], kind="mergesort").drop(columns="_round").reset_index(drop=True)
-
-
-def previous_round(round_id: str, available: list[str]) -> str | None:
-    """The latest round before ``round_id`` among those present."""
-    earlier = [r for r in available if round_key(r) < round_key(round_id)]
-    return max(earlier, key=round_key) if earlier else None
 
 
 def best_of(results: pd.DataFrame, *, benchmark: str, submitter: Focus | str | None, division: str = "closed") -> pd.Series | None:

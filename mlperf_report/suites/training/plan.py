@@ -11,6 +11,7 @@ from mlperf_report.analysis.jobs import NotebookJob, Plan
 from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writable
 from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.core.rounds import rounds_up_to
 from mlperf_report.suites.training.rounds import parse_round
 
 BENCHMARK_NOTEBOOK = paths.NOTEBOOKS / "training" / "benchmark.ipynb"
@@ -76,13 +77,4 @@ def make_plan(config, request: PlanRequest) -> Plan:
 
 def _earlier_results(data_dir: Path, round_id: str) -> tuple[Path, ...]:
     """results.csv of every earlier Training round present (round-over-round chart and speed-up)."""
-    this = parse_round(round_id)
-    found = []
-    for folder in sorted(data_dir.iterdir()):
-        try:
-            other = parse_round(folder.name)
-        except ValueError:
-            continue
-        if (other.major, other.minor) < (this.major, this.minor) and (folder / "results.csv").is_file():
-            found.append(folder / "results.csv")
-    return tuple(found)
+    return tuple(data_dir / r / "results.csv" for r in rounds_up_to(round_id, data_dir) if r != round_id)

@@ -11,7 +11,6 @@ from pathlib import Path
 import pandas as pd
 
 from mlperf_report.core.errors import InputError
-from mlperf_report.suites.training.rounds import parse_round
 
 TABLES = ("results.csv", "runs.csv", "systems.csv")
 _TEXT = {c: "string" for c in ("round", "division", "availability", "submitter", "system_id", "system_name",
@@ -25,16 +24,3 @@ def read_table(data_dir: Path | str, round_id: str, name: str) -> pd.DataFrame:
     if not path.is_file():
         raise InputError(f"{path}: not found; run `python build.py ingest` for {round_id} first")
     return pd.read_csv(path, dtype=_TEXT, keep_default_na=False, na_values=[""])
-
-
-def available_rounds(data_dir: Path | str) -> list[str]:
-    """Rounds with a results table under ``data_dir``, oldest first."""
-    found = []
-    for folder in Path(data_dir).iterdir() if Path(data_dir).is_dir() else ():
-        try:
-            round_ = parse_round(folder.name)
-        except ValueError:
-            continue
-        if (folder / "results.csv").is_file():
-            found.append((round_.major, round_.minor, folder.name))
-    return [name for *_, name in sorted(found)]
