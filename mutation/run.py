@@ -27,12 +27,12 @@ OUT = ROOT / "output" / "mutation"
 MODULES: dict[str, tuple[list[str], str | None]] = {  # in the order they run: the mail first, then the numbers
     "mlperf_report/mail/sendlog.py": (["tests/mail/test_send_log_rules.py"], None),
     "mlperf_report/mail/smtp.py": (["tests/mail/test_send_log_rules.py"], "classify"),
-    "mlperf_report/suites/training/power.py": (["tests/suites/test_energy_rules.py"], None),
-    "mlperf_report/suites/training/compliance.py": (["tests/suites/test_compliance_verdicts.py"], None),
-    "mlperf_report/suites/training/scoring.py": (["tests/suites/test_scoring_rules.py"], None),
-    "mlperf_report/suites/inference/validity.py": (["tests/suites/test_inference_rules.py"], None),
-    "mlperf_report/suites/inference/metrics.py": (["tests/suites/test_inference_rules.py"], None),
-    "mlperf_report/suites/inference/power.py": (["tests/suites/test_inference_rules.py"], None),
+    "mlperf_report/suites/training/power.py": (["tests/suites/training/test_energy_rules.py"], None),
+    "mlperf_report/suites/training/compliance.py": (["tests/suites/training/test_compliance_verdicts.py"], None),
+    "mlperf_report/suites/training/scoring.py": (["tests/suites/training/test_scoring_rules.py"], None),
+    "mlperf_report/suites/inference/validity.py": (["tests/suites/inference/test_inference_rules.py"], None),
+    "mlperf_report/suites/inference/metrics.py": (["tests/suites/inference/test_inference_rules.py"], None),
+    "mlperf_report/suites/inference/power.py": (["tests/suites/inference/test_inference_rules.py"], None),
 }
 
 #: operators left out everywhere: bitwise, shift, power, floor-division and modulo stand-ins for

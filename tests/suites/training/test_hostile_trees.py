@@ -22,7 +22,7 @@ from mlperf_report.suites.training import rounds
 from mlperf_report.suites.training.ingest import ingest, write_tables
 from trees import T0, good_tree, mllog, run_log, system_json, write
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 V10 = rounds.parse_round("training-v1.0")
 
 

@@ -16,7 +16,7 @@ from mlperf_report.narrative import rendering
 from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError, UserError
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "figures"
+FIXTURES = Path(__file__).parents[2] / "fixtures" / "figures"
 LANGS = ("en", "zh-Hant")
 LEFTOVERS = re.compile(r"\{\{|\}\}|\{%|%\}|\bNone\b|\bnan\b|\bNaN\b|\bUndefined\b|\binf\b")
 

@@ -22,7 +22,7 @@ from mlperf_report.suites.training.ingest import ingest, write_tables
 
 from trees import T0, compliant_log, mllog, system_json, write
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BERT_MINUTES = [20.0 + i for i in range(10)]  # olympic: drop 20 and 29, average 21..28 = 24.5
 
 

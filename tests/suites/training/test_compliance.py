@@ -18,7 +18,7 @@ from mlperf_report.suites.training.ingest import ingest, write_tables
 
 from trees import compliant_log, mllog, system_json, write
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 V10 = rounds.parse_round("training-v1.0")
 MINUTES = [30.0, 31.0, 29.0, 35.0, 28.0]
 
