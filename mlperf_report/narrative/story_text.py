@@ -149,7 +149,10 @@ class _Writer:
 
     def _ecosystem(self, kind: str, f: dict) -> str:
         lang = self.lang
-        fields = {"count": len(f["partners"]), "results": f["results"], "names": _joined(f["partners"], lang)}
+        count = len(f["partners"])
+        fields = {"partners": counted("story.count.partners", lang, count),
+                  "submitters": counted("story.count.submitters", lang, count),
+                  "results": counted("story.count.results", lang, f["results"]), "names": _joined(f["partners"], lang)}
         if self.kind == "accelerator":
             key = "story.ecosystem.on_accelerator" if f["own"] else "story.ecosystem.on_accelerator_alone"
             text = label(key, lang, own=f["own"] or "", name=self.name, **fields)

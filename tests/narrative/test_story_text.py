@@ -182,3 +182,22 @@ def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_res
         for claim in [told["headline"], *told["highlights"], *told["body"]]:
             assert claim is None or set(claim["cites"]) <= known, (submitter, claim and claim["angle"])
         assert all("{" not in t for t in _all_texts(story_text.render(told, "zh-Hant", _NAMES, "inference-v4.1")))
+
+
+@pytest.mark.parametrize("lang, one, two", [
+    ("en", "1 partner submitted on NVIDIA's accelerators, 1 result in all: Dell.",
+     "2 partners submitted on NVIDIA's accelerators, 3 results in all: Dell and HPE."),
+    ("zh-Hant", "共有 1 家合作夥伴採用 NVIDIA 的加速器提交成績，合計 1 項：Dell。",
+     "共有 2 家合作夥伴採用 NVIDIA 的加速器提交成績，合計 3 項：Dell"),
+])
+def test_the_ecosystem_sentence_counts_in_the_language_s_plural_forms(lang, one, two):
+    """"1 submitters entered results" was printed for a single partner: every count is a plural message."""
+    from mlperf_report.i18n.labels import counted, label
+
+    def sentence(partners: list[str], results: int) -> str:
+        return label("story.ecosystem.partners", lang, vendor="NVIDIA", names=story_text._joined(partners, lang),
+                     partners=counted("story.count.partners", lang, len(partners)),
+                     results=counted("story.count.results", lang, results))
+
+    assert sentence(["Dell"], 1) == one
+    assert sentence(["Dell", "HPE"], 3).startswith(two)
