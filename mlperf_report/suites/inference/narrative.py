@@ -68,7 +68,8 @@ def _categories(figures: Mapping[str, dict], lang: str) -> str:
     return ", ".join(label(f"inference.category.{c}", lang) for c in found)
 
 
-def _headline(summary: dict | None, focus: str | None, round_title: str, lang: str) -> tuple[str, str]:
+def _headline(summary: dict | None, focus: str | None, round_title: str, lang: str,
+              intro_key: str = "inference.narr.intro") -> tuple[str, str]:
     if not summary:
         return "", ""
     if not focus:
@@ -83,7 +84,7 @@ def _headline(summary: dict | None, focus: str | None, round_title: str, lang: s
     return (label("inference.narr.headline", lang, focus=focus, round_title=round_title,
                   results=counted("inference.count.valid_results", lang, summary["focus_results"]),
                   models=counted("inference.count.benchmarks", lang, len(summary["focus_benchmarks"]))),
-            label("inference.narr.intro", lang, focus=focus, divisions=divisions, categories=categories,
+            label(intro_key, lang, focus=focus, divisions=divisions, categories=categories,
                   availability=availability))
 
 
@@ -145,7 +146,8 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
     summary.json has one, else one line per model and scenario."""
     focus = _focus(config)
     round_id = config.round
-    title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang)
+    intro_key = "inference.narr.intro_accelerator" if config.focus.kind == "accelerator" else "inference.narr.intro"
+    title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang, intro_key)
     e = html.escape
     worded, ordered = _story(summary, round_id, lang)
     lines = claims(figures, focus, lang) or claims(figures, None, lang)
