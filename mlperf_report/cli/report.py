@@ -7,51 +7,16 @@ Python API: :func:`make_plan` → :func:`run_notebooks` → ``list[NotebookResul
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 from mlperf_report.core import paths
-from mlperf_report.core.errors import UserError
 from mlperf_report.analysis.jobs import NotebookJob, NotebookResult, Plan
 from mlperf_report.analysis.runner import check_parameters, run_notebooks, summarize
+from mlperf_report.suites.planner import accelerator_override, make_plan
 
 __all__ = ["NotebookJob", "NotebookResult", "Plan", "check_parameters", "make_plan", "run_notebooks", "run"]
-
-
-# --- plan -----------------------------------------------------------------------------------------
-
-def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = None, data_dir: Path = paths.DATA,
-              output_dir: Path = paths.OUTPUT, prices_file: Path = paths.PRICES, config_file: Path = paths.REPORT_CONFIG,
-              focus_submitter: str | None = None, division: str = "closed", languages: list[str] | None = None,
-              jobs: int | None = None, force: bool = False, fresh_kernels: bool = False,
-              focus_accelerator: str | None = None) -> Plan:
-    """Resolve the configuration and hand it to the round's suite, whose plan checks everything its
-    notebooks need; a UserError naming the fix if anything is off."""
-    from mlperf_report.analysis.planning import PlanRequest
-    from mlperf_report.core.config import DIVISIONS, load_config
-    from mlperf_report.core.prices import load_prices
-    from mlperf_report.suites import suite_for
-
-    config = load_config(config_file).with_overrides(round=round_id, focus_submitter=focus_submitter, languages=languages,
-                                                     focus_accelerator=accelerator_override(focus_submitter, focus_accelerator))
-    load_prices(prices_file)  # validated now, not in six kernels at once
-    if division not in DIVISIONS:
-        raise UserError(f"--division must be one of {list(DIVISIONS)}, got {division!r}")
-    request = PlanRequest(items=tuple(benchmarks or ()), data_dir=Path(data_dir).resolve(),
-                          output_dir=Path(output_dir).resolve(), prices_file=Path(prices_file),
-                          config_file=Path(config_file), division=division,
-                          workers=jobs if jobs and jobs > 0 else (os.cpu_count() or 1), force=force,
-                          fresh_kernels=fresh_kernels)
-    return suite_for(config.round).plan(config, request)
-
-
-def accelerator_override(focus_submitter: str | None, focus_accelerator: str | None) -> str | None:
-    """``--focus NAME`` alone clears an accelerator focus set in report.yaml; None: not given."""
-    if focus_accelerator is not None:
-        return focus_accelerator.strip()
-    return "" if focus_submitter else None
 
 
 # --- command line ---------------------------------------------------------------------------------
@@ -68,6 +33,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--focus-accelerator", metavar="PATTERN",
                         help="tell the story of an accelerator across every submitter's systems built on it "
                              "(text in the systems JSON's accelerator model name, case-insensitive, e.g. H100, TPU, Gaudi)")
+    parser.add_argument("--focus-each", metavar="KIND", help="one report per focus in one run: `submitters`, "
+                        "`accelerators`, or a list (Dell,accelerator:H100); into output/<round>/focus/, with an index page")
     parser.add_argument("--division", default="closed", choices=("closed", "open"), help="division of scaling and round-over-round charts")
     parser.add_argument("--languages", metavar="LIST", help="comma-separated chart languages (default: report.yaml's, e.g. en,zh-Hant)")
     parser.add_argument("--data-dir", type=Path, default=paths.DATA, help="folder of the ingest tables (default: data/)")
@@ -94,6 +61,10 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "focus_each", None):
+        from mlperf_report.assemble.batch import run_from_args
+
+        return run_from_args(args, split_list)
     started = time.perf_counter()
     plan = plan_from_args(args)
     print(f"report {plan.round_id}: {len(plan.jobs)} notebooks, {plan.workers} at a time", file=sys.stderr)

@@ -24,10 +24,13 @@ def now_utc() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def eml_name(lang: str, address: str) -> str:
-    """``en-press_example.com.eml``: one file per recipient, safe on every file system."""
+def eml_name(lang: str, address: str, focus=None) -> str:
+    """``en-press_example.com.eml`` (``en-dell-press_example.com.eml`` for a focus's report): one file per
+    recipient and report, safe on every file system."""
+    from mlperf_report.assemble.batch import slug
+
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in address.replace("@", "_"))
-    return f"{lang}-{safe}.eml"
+    return f"{lang}-{slug(focus)}-{safe}.eml" if focus is not None else f"{lang}-{safe}.eml"
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Job:
     pdf_path: Path
     pdf: bytes
     sha256: str
+    round_dir: Path | None = None   # the built report's folder (its figures lead the message)
 
 
 @dataclass
@@ -106,7 +110,8 @@ def _settled(job: Job, known: tuple, force: bool, tally: _Tally) -> bool:
 def _write_eml(job: Job, wire: bytes, mail_dir: Path, tally: _Tally) -> None:
     from mlperf_report.core import atomic
 
-    path = atomic.write_bytes(mail_dir / eml_name(job.recipient.lang, job.recipient.email), wire)
+    path = atomic.write_bytes(mail_dir / eml_name(job.recipient.lang, job.recipient.email,
+                                                  getattr(job.recipient, "focus", None)), wire)
     tally.written.append(path)
     say(f"wrote {path} (not sent)")
 
@@ -117,8 +122,9 @@ def _send_logged(job: Job, message, wire: bytes, session, log: Path, round_id: s
     from mlperf_report.mail import sendlog, smtp
 
     address = job.recipient.email
-    entry = {"round": round_id, "recipient": address, "name": job.recipient.name,
-             "lang": job.recipient.lang, "report": job.pdf_path.name, "sha256": job.sha256,
+    focus = getattr(job.recipient, "focus", None)
+    entry = {"round": round_id, "focus": focus.key if focus else "", "recipient": address,
+             "name": job.recipient.name, "lang": job.recipient.lang, "report": job.pdf_path.name, "sha256": job.sha256,
              "message_id": message["Message-ID"]}
     sendlog.append(log, dict(entry, status=sendlog.SENDING, time=now_utc()))
     try:

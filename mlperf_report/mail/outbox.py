@@ -46,7 +46,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
         the_round = suite_for(wanted).parse_round(wanted)
     except (ValueError, UserError) as error:
         raise UserError(f"{error}; pass --round or set `round:` in {config_path}") from None
-    recipients = mail_config.select_recipients(section, langs, to=to, list_name=list_name, lang=lang)
+    suite = suite_for(the_round.id)
+    recipients = mail_config.select_recipients(section, langs, to=to, list_name=list_name, lang=lang, suite=suite.name)
     if not recipients:
         raise UserError("no recipients selected (empty list, or none in that --lang)")
 
@@ -54,14 +55,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     inputs = report_check.report_inputs(paths.round_data(the_round.id, Path(data_dir)),
                                         [Path(data_dir) / "prices.yaml", Path(config_path)])
     inputs += _files_under(extra_inputs)
-    reports = {}
-    for wanted in sorted({r.lang for r in recipients}):
-        pdf_path = report_check.report_pdf(round_dir, wanted, langs)
-        data = report_check.checked_pdf(pdf_path, inputs, the_round.id)
-        reports[wanted] = (pdf_path, data, mail.sha256(data))
-    jobs = [Job(r, *reports[r.lang]) for r in recipients]
-
-    headlines = _headlines(round_dir / "figures", config, Path(data_dir) / "prices.yaml", the_round)
+    jobs = _jobs(recipients, round_dir, Path(output_dir), the_round.id, langs, inputs)
+    headlines = _headlines(config, Path(data_dir) / "prices.yaml", the_round)
     compose = _composer(config, section, the_round, headlines, now)
     session = None
     if not dry_run:
@@ -74,35 +69,67 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     envelope_from=mail.envelope_sender(str(section["sender"])))
 
 
-def _headlines(figures_dir: Path, config, prices_path: Path, the_round):
-    """lang -> (headline lines, their notes), from the narrative, as the report words them: the story's
-    headline and highlights lead the email, for the focus of the report that was built.
+def _jobs(recipients, round_dir: Path, output_dir: Path, round_id: str, langs: list[str], inputs) -> list[Job]:
+    """One job per recipient with the report meant for it (the default report, or its focus's from
+    ``report --focus-each``), every report checked; a focus's report not built is refused here, before
+    any message, with the command that builds it."""
+    from mlperf_report.assemble.batch import focus_dir
+    from mlperf_report.core.errors import UserError
+    from mlperf_report.mail import message as mail
+    from mlperf_report.mail import report_check
+
+    reports, jobs, missing = {}, [], {}
+    for recipient in recipients:
+        folder = round_dir if recipient.focus is None else focus_dir(output_dir, round_id, recipient.focus) / round_id
+        key = (folder, recipient.lang)
+        if key not in reports:
+            pdf_path = report_check.report_pdf(folder, recipient.lang, langs)
+            if recipient.focus is not None and not pdf_path.is_file():
+                missing.setdefault(recipient.focus, []).append(recipient.email)
+                continue
+            data = report_check.checked_pdf(pdf_path, inputs, round_id)
+            reports[key] = (pdf_path, data, mail.sha256(data))
+        jobs.append(Job(recipient, *reports[key], round_dir=folder))
+    if missing:
+        each = ",".join(f.name if f.kind == "submitter" else f"{f.kind}:{f.name}" if f.name else "none" for f in missing)
+        who = "; ".join(f"{f.name or 'none'}: {', '.join(emails)}" for f, emails in missing.items())
+        raise UserError(f"reports not built for the focus of some recipients ({who}); build them with "
+                        f"`python build.py report --round {round_id} --focus-each '{each}'` and send again")
+    return jobs
+
+
+def _headlines(config, prices_path: Path, the_round):
+    """(report folder, lang) -> (headline lines, their notes), from the narrative, as the report words
+    them: the story's headline and highlights lead the email, for the focus the report was built for.
 
     No figures (a report built without notebooks) means a body without figures, never invented ones.
     """
-    if not any(Path(figures_dir).glob("*.json")):
-        return lambda lang: ([], [])
     from mlperf_report.core import prices
     from mlperf_report.narrative.rendering import load_figures
     from mlperf_report.suites import suite_for
 
     suite = suite_for(the_round.id)
-    figures, summary = load_figures(figures_dir)
-    config = suite.config_of_report(config, figures, the_round.id)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
-    cache: dict[str, tuple[list[str], list[str]]] = {}
+    cache: dict[tuple[Path, str], tuple[list[str], list[str]]] = {}
 
-    def for_language(lang: str) -> tuple[list[str], list[str]]:
-        if lang not in cache:
-            cache[lang] = suite.headlines(figures, summary, config, lang, catalogue=catalogue)
-        return cache[lang]
+    def for_report(folder: Path, lang: str) -> tuple[list[str], list[str]]:
+        if (folder, lang) not in cache:
+            if not any((folder / "figures").glob("*.json")):
+                cache[(folder, lang)] = ([], [])
+            else:
+                figures, summary = load_figures(folder / "figures")
+                built = suite.config_of_report(config, figures, the_round.id)
+                cache[(folder, lang)] = suite.headlines(figures, summary, built, lang, catalogue=catalogue)
+        return cache[(folder, lang)]
 
-    return for_language
+    return for_report
 
 
-def _subject_focus(config) -> str | None:
-    """The focus the subject line names: the accelerator, the submitter, or none for an overview."""
-    return None if config.focus.kind == "none" else config.focus.name
+def _subject_focus(config, recipient) -> str | None:
+    """The focus the subject line names: the recipient's report's, else the configured one (the
+    accelerator, the submitter, or none for an overview)."""
+    focus = recipient.focus if recipient.focus is not None else config.focus
+    return None if focus.kind == "none" else focus.name
 
 
 def _composer(config, section: dict, the_round, headlines, now):
@@ -122,13 +149,13 @@ def _composer(config, section: dict, the_round, headlines, now):
     def compose(job: Job):
         recipient = job.recipient
         filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
-        lines, notes = headlines(recipient.lang)
+        lines, notes = headlines(job.round_dir, recipient.lang)
         text, markup = mail.bodies(recipient, title=title_in(recipient.lang),
                                    round_title=round_title, filename=filename, source=config.source or None,
                                    headlines=lines, notes=notes)
         message = mail.build_message(
             sender=str(section["sender"]), recipient=recipient,
-            subject_line=mail.subject(round_title, _subject_focus(config), recipient.lang),
+            subject_line=mail.subject(round_title, _subject_focus(config, recipient), recipient.lang),
             text=text, markup=markup, pdf=job.pdf, filename=filename, now=now or datetime.now(timezone.utc))
         return message, mail.to_bytes(message)
 

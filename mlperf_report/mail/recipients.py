@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mlperf_report.core.config import Focus, focus_of
 from mlperf_report.core.errors import InputError, UserError
 
 
 @dataclass(frozen=True)
 class Recipient:
-    """One stakeholder: display name (may be empty), address, and the language of the report they get."""
+    """One stakeholder: display name (may be empty), address, the language of the report they get, and
+    the focus of that report (None: the round's default report, as ``build.py report`` builds it)."""
 
     name: str
     email: str
     lang: str
+    focus: Focus | None = None
 
 
 def mail_section(mail: dict) -> dict:
@@ -28,16 +31,38 @@ def mail_section(mail: dict) -> dict:
     return mail
 
 
-def lists(mail: dict) -> dict[str, list[Recipient]]:
-    """Every configured list, each member checked to have an address and a language."""
+def _focus(entry: dict, inherited: Focus | None) -> Focus | None:
+    """``focus: NAME`` (a submitter, or ``none``) or ``focus_accelerator: PATTERN`` of a member or a
+    group; neither: the group's, else the round's default report."""
+    if entry.get("focus_accelerator") or entry.get("focus"):
+        return focus_of(str(entry.get("focus") or ""), str(entry.get("focus_accelerator") or ""))
+    return inherited
+
+
+def _members(list_name: str, group) -> tuple[list, Focus | None, str | None]:
+    """A list is its members, or ``{focus: ..., suite: ..., members: [...]}`` for a group with a focus."""
+    if isinstance(group, dict):
+        if not isinstance(group.get("members"), list):
+            raise InputError(f"mail list {list_name!r}: a group is {{focus: ..., suite: ..., members: [...]}}, "
+                             f"got {group!r}")
+        return group["members"], _focus(group, None), (str(group["suite"]) if group.get("suite") else None)
+    return group or [], None, None
+
+
+def lists(mail: dict, suite: str | None = None) -> dict[str, list[Recipient]]:
+    """Every configured list, each member checked to have an address and a language; with ``suite``, the
+    members (or groups) that name another suite are left out."""
     result = {}
-    for list_name, members in (mail.get("lists") or {}).items():
+    for list_name, group in (mail.get("lists") or {}).items():
+        members, group_focus, group_suite = _members(str(list_name), group)
         recipients = []
-        for member in members or []:
+        for member in members:
             if not isinstance(member, dict) or not member.get("email"):
                 raise InputError(f"mail list {list_name!r} has a member without `email`: {member!r}")
+            if suite and (member.get("suite") or group_suite or suite) != suite:
+                continue
             recipient = Recipient(str(member.get("name") or ""), str(member["email"]).strip(),
-                                  str(member.get("lang") or ""))
+                                  str(member.get("lang") or ""), _focus(member, group_focus))
             if any(c in "\r\n" for c in recipient.name + recipient.email):
                 raise InputError(f"mail list {list_name!r}: {recipient.email!r} has a line break in its "
                                  "name or address; remove it")
@@ -47,14 +72,15 @@ def lists(mail: dict) -> dict[str, list[Recipient]]:
 
 
 def select_recipients(mail: dict, langs: list[str], to: list[str] | None = None,
-                      list_name: str | None = None, lang: str | None = None) -> list[Recipient]:
+                      list_name: str | None = None, lang: str | None = None,
+                      suite: str | None = None) -> list[Recipient]:
     """Who gets a report this run.
 
     ``to``: these addresses (named and in their language when a list knows them, else ``lang`` or the
     first language). Otherwise the members of ``list_name`` (default: ``default_list``), keeping only
     those whose language is ``lang`` when it is given. Duplicates are dropped; unknown languages refused.
     """
-    known = lists(mail)
+    known = lists(mail, suite)
     if lang is not None and lang not in langs:
         raise UserError(f"--lang {lang}: the report is built in {', '.join(langs)} only")
     if to:
@@ -64,14 +90,14 @@ def select_recipients(mail: dict, langs: list[str], to: list[str] | None = None,
             member = by_address.get(address.lower())
             member_lang = member.lang if member and member.lang else None
             chosen.append(Recipient(member.name if member else "", address,
-                                    lang or member_lang or langs[0]))
+                                    lang or member_lang or langs[0], member.focus if member else None))
     else:
         name = list_name or mail.get("default_list")
         if not name:
             raise UserError("no recipients: give --to ADDRESS, --list NAME, or set `mail: default_list:`")
         if name not in known:
             raise UserError(f"no mail list {name!r}; configured lists: {', '.join(sorted(known)) or 'none'}")
-        chosen = [Recipient(r.name, r.email, r.lang or langs[0]) for r in known[name]]
+        chosen = [Recipient(r.name, r.email, r.lang or langs[0], r.focus) for r in known[name]]
         if lang is not None:
             chosen = [r for r in chosen if r.lang == lang]
     unique, seen = [], set()
@@ -79,7 +105,8 @@ def select_recipients(mail: dict, langs: list[str], to: list[str] | None = None,
         if recipient.lang not in langs:
             raise UserError(f"{recipient.email} wants the report in {recipient.lang!r}, but it is built in "
                             f"{', '.join(langs)} only; fix `lang:` in data/report.yaml or add the language")
-        if recipient.email.lower() not in seen:
-            seen.add(recipient.email.lower())
+        key = (recipient.email.lower(), recipient.focus)
+        if key not in seen:
+            seen.add(key)
             unique.append(recipient)
     return unique

@@ -55,6 +55,10 @@ class Suite(Protocol):
     def write_tables(self, result, out_dir: Path) -> list[Path]:
         """The ingest result as ``data/<round>/`` tables, each written atomically."""
 
+    def entrants(self, data_dir: Path, round_id: str) -> list[dict]:
+        """``submitter`` and ``accelerator_model`` of each result the round's report counts (Training: scored;
+        Inference: valid), from ``data/<round>/``: the focuses ``report --focus-each`` builds."""
+
     def plan(self, config, request) -> Any:
         """The report's notebooks (``analysis.jobs.Plan``) for ``config`` (focus, round, languages)
         and ``request`` (``analysis.planning.PlanRequest``); a UserError naming the fix before any kernel."""
@@ -78,7 +82,7 @@ class Suite(Protocol):
 
 def register(suite: Any) -> None:
     """Make ``suite`` (an object implementing :class:`Suite`) known under ``suite.name``."""
-    missing = [m for m in ("name", "default_title", "parse_round", "ingest", "write_tables", "plan", "render",
+    missing = [m for m in ("name", "default_title", "parse_round", "ingest", "write_tables", "entrants", "plan", "render",
                            "headlines", "config_of_report", "section_title", "section_note") if not hasattr(suite, m)]
     if missing:
         raise TypeError(f"{suite!r} is not a suite: it lacks {', '.join(missing)}")

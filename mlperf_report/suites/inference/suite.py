@@ -29,6 +29,11 @@ class InferenceSuite:
 
         return ingest.write_tables(result, out_dir)
 
+    def entrants(self, data_dir, round_id):
+        from mlperf_report.suites.inference.plan import scored_benchmarks
+
+        return scored_benchmarks(data_dir / round_id / "results.csv", "closed", None, round_id).entrants
+
     def plan(self, config, request):
         from mlperf_report.suites.inference.plan import make_plan
 

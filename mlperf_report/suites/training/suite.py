@@ -30,6 +30,11 @@ class TrainingSuite:
 
         return ingest.write_tables(result, out_dir)
 
+    def entrants(self, data_dir, round_id):
+        from mlperf_report.suites.training.plan import scored_rows
+
+        return scored_rows(data_dir / round_id / "results.csv")
+
     def plan(self, config, request):
         from mlperf_report.suites.training.plan import make_plan
 

@@ -58,6 +58,10 @@ class ToySuite:
         return [write_text(Path(out_dir) / "results.csv", out.getvalue()),
                 write_text(Path(out_dir) / "manifest.json", json.dumps(result.manifest, sort_keys=True) + "\n")]
 
+    def entrants(self, data_dir, round_id):
+        rows = csv.DictReader((Path(data_dir) / round_id / "results.csv").open(encoding="utf-8"))
+        return [{"submitter": r["submitter"], "accelerator_model": ""} for r in rows]
+
     def plan(self, config, request):
         tables = request.data_dir / config.round
         if not (tables / "results.csv").is_file():

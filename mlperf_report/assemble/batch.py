@@ -1,0 +1,159 @@
+"""Round day: one report per focus of a round from one command (``build.py report --focus-each``).
+
+Every focus's notebooks go to one runner call, so one pool of warm kernels (fonts, imports, the house
+style loaded once per worker) serves them all and the progress shows the whole batch; each focus's
+reports are then assembled, and an index page links every report with its headline in each language.
+A focus's report lives in its own output folder, ``output/<round>/focus/<slug>/<round>/`` (a complete
+output folder, so ``send`` and a rebuild of one focus find it where a single build puts it).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlperf_report.core.atomic import write_text
+from mlperf_report.core.config import Focus, focus_of
+from mlperf_report.core.errors import UserError
+
+#: ``--focus-each`` words: every submitter, or every accelerator model, with a result in the round.
+KINDS = ("submitters", "accelerators")
+
+
+def slug(focus: Focus) -> str:
+    """The folder of a focus's report: ``dell``, ``accelerator-h100``, ``none``."""
+    return re.sub(r"[^a-z0-9]+", "-", focus.key.lower()).strip("-") or "none"
+
+
+def focus_dir(output_dir: Path, round_id: str, focus: Focus) -> Path:
+    """The output folder of one focus's report (its round folder is inside, as in a single build)."""
+    return Path(output_dir) / round_id / "focus" / slug(focus)
+
+
+def focuses(entrants: list[dict], each: str) -> list[Focus]:
+    """The focuses ``--focus-each`` names: ``submitters``, ``accelerators`` (model names as the systems
+    JSON gives them), or a comma-separated list of submitters (``accelerator:NAME`` for an accelerator)."""
+    if each == "submitters":
+        names = sorted({r["submitter"] for r in entrants if r.get("submitter")}, key=str.lower)
+        return [Focus("submitter", n) for n in names]
+    if each == "accelerators":
+        names = sorted({r["accelerator_model"] for r in entrants if r.get("accelerator_model")}, key=str.lower)
+        return [Focus("accelerator", n) for n in names]
+    chosen = []
+    for part in (p.strip() for p in each.split(",")):
+        if part:
+            kind, _, name = part.partition(":")
+            chosen.append(focus_of(None, name) if kind == "accelerator" and name else focus_of(part))
+    if not chosen:
+        raise UserError(f"--focus-each: give {' or '.join(KINDS)}, or a comma-separated list of focuses")
+    return list(dict.fromkeys(chosen))
+
+
+@dataclass(frozen=True)
+class FocusReport:
+    """One focus of the batch: its plan, the configuration it was planned with, and its report files."""
+
+    focus: Focus
+    plan: object
+    config: object
+    written: tuple[Path, ...] = ()
+
+
+def run_from_args(args, split) -> int:
+    """``build.py report --focus-each ...``: plan every focus (each checked before any kernel starts),
+    then :func:`run_batch`."""
+    from mlperf_report.analysis.runner import run_notebooks
+    from mlperf_report.core.config import load_config
+    from mlperf_report.suites import suite_for
+    from mlperf_report.suites.planner import make_plan
+
+    if args.focus_submitter or args.focus_accelerator:
+        raise UserError("--focus-each builds one report per focus; leave out --focus and --focus-accelerator")
+    config = load_config(args.config).with_overrides(round=args.round_id, languages=split(args.languages))
+    entrants = suite_for(config.round).entrants(Path(args.data_dir).resolve(), config.round)
+    chosen = focuses(entrants, args.focus_each.strip())
+    if not chosen:
+        raise UserError(f"--focus-each {args.focus_each}: no result in {config.round} names one")
+    reports = []
+    for focus in chosen:
+        options = {"focus_submitter": focus.name if focus.kind == "submitter" else "none",
+                   "focus_accelerator": focus.name if focus.kind == "accelerator" else ""}
+        plan = make_plan(round_id=config.round, benchmarks=split(args.benchmarks), data_dir=args.data_dir,
+                         output_dir=focus_dir(args.output_dir, config.round, focus), prices_file=args.prices,
+                         config_file=args.config, division=args.division, languages=split(args.languages),
+                         jobs=args.jobs, force=args.force, fresh_kernels=args.fresh_kernels, **options)
+        reports.append(FocusReport(focus, plan, config.with_overrides(**options)))
+
+    def build(report: FocusReport, results) -> list[Path]:
+        from mlperf_report.assemble.build import build_reports
+
+        return build_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
+                             languages=split(args.languages), force=args.force,
+                             focus_submitter=report.config.focus_submitter,
+                             focus_accelerator=report.config.focus_accelerator)
+
+    return run_batch(reports, build=build, output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
+
+
+def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebooks) -> int:
+    """Run every focus's notebooks in one runner call, then assemble each focus's reports
+    (``build(report, results) -> written files``) and write the index page; 0 when all went well."""
+    from mlperf_report.analysis.jobs import Plan
+    from mlperf_report.analysis.runner import summarize
+
+    started = time.perf_counter()
+    first = reports[0].plan
+    round_id, workers = first.round_id, first.workers
+    jobs = tuple(job for report in reports for job in report.plan.jobs)
+    combined = Plan(round_id=round_id, jobs=jobs, workers=workers, force=first.force, output_dir=Path(output_dir),
+                    fresh_kernels=first.fresh_kernels)
+    (Path(output_dir) / round_id / "notebooks").mkdir(parents=True, exist_ok=True)
+    print(f"batch {round_id}: {len(reports)} focuses, {len(jobs)} notebooks, {workers} at a time", file=sys.stderr)
+    results = run_notebooks(combined)
+    if summarize(results, time.perf_counter() - started):
+        print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
+        return 1
+    by_job = {job.output: result for job, result in zip(jobs, results)}  # the runner keeps plan order
+    built = []
+    for number, report in enumerate(reports, 1):
+        mine = sorted((by_job[job.output] for job in report.plan.jobs), key=lambda r: r.name != "summary")
+        written = tuple(build(report, mine))
+        built.append(FocusReport(report.focus, report.plan, report.config, written))
+        print(f"focus {number}/{len(reports)} {report.focus.name or 'none'}: {len(written)} files", file=sys.stderr)
+    index = write_index(built, Path(output_dir) / round_id)
+    print(f"batch done in {time.perf_counter() - started:.1f} s: {len(built)} reports; index {index}", file=sys.stderr)
+    return 0
+
+
+def write_index(built: list[FocusReport], round_out: Path) -> Path:
+    """``index.html``: every focus's report in each language, with its headline line."""
+    from mlperf_report.narrative.rendering import TRADEMARK_LEGEND, load_figures
+    from mlperf_report.suites import suite_for
+
+    rows = []
+    for report in built:
+        plan = report.plan
+        suite, folder = suite_for(plan.round_id), Path(plan.output_dir) / plan.round_id
+        figures, summary = load_figures(folder / "figures", {Path(job.figures).stem for job in plan.jobs})
+        config = report.config
+        cells = []
+        for lang in config.languages:
+            lines, _ = suite.headlines(figures, summary, config, lang)
+            headline = re.sub(r"\s*\[\d+\]$", "", lines[0]) if lines else ""
+            links = " · ".join(f'<a href="{html.escape(str((folder / f"report.{lang}.{ext}").relative_to(round_out)))}">'
+                               f"{ext.upper()}</a>" for ext in ("html", "pdf"))
+            cells.append(f"<td lang=\"{lang}\">{html.escape(headline)}<br>{links}</td>")
+        name = report.focus.name or "—"
+        rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")
+    languages = built[0].config.languages
+    head = "".join(f"<th>{html.escape(lang)}</th>" for lang in languages)
+    page = ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
+            f"{html.escape(built[0].plan.round_id)}: reports by focus</title></head><body>\n"
+            f"<h1>{html.escape(built[0].plan.round_id)}: reports by focus</h1>\n<table>\n<tr><th></th>{head}</tr>\n"
+            + "\n".join(rows) + "\n</table>\n<p>Each headline's results, sources and notices are in its report.</p>\n"
+            f"<p>{html.escape(TRADEMARK_LEGEND)}</p>\n</body></html>\n")
+    return write_text(round_out / "index.html", page)

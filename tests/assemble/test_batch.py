@@ -1,0 +1,71 @@
+"""Round day's batch: ``report --focus-each`` builds one report per focus in one run (one runner call,
+one pool of warm kernels), each in its own output folder, with an index page linking every report and
+its headline; a second run finds everything up to date."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from mlperf_report.assemble import batch
+from mlperf_report.core import paths
+from mlperf_report.core.config import Focus
+
+
+def test_the_focuses_of_a_round():
+    entrants = [{"submitter": "NVIDIA", "accelerator_model": "H100"}, {"submitter": "dell", "accelerator_model": "H100"},
+                {"submitter": "Google", "accelerator_model": "TPU v5p"}, {"submitter": "NVIDIA", "accelerator_model": ""}]
+    assert batch.focuses(entrants, "submitters") == [Focus("submitter", "dell"), Focus("submitter", "Google"),
+                                                     Focus("submitter", "NVIDIA")]
+    assert batch.focuses(entrants, "accelerators") == [Focus("accelerator", "H100"), Focus("accelerator", "TPU v5p")]
+    assert batch.focuses(entrants, "Dell, accelerator:H100,none,Dell") == [
+        Focus("submitter", "Dell"), Focus("accelerator", "H100"), Focus("none", "")]
+    assert [batch.slug(f) for f in batch.focuses(entrants, "Dell,accelerator:TPU v5p,none")] == [
+        "dell", "accelerator-tpu-v5p", "none"]
+
+
+def _batch(data_dir, out, *extra):
+    return subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--languages", "en",
+                           "--data-dir", str(data_dir), "--output-dir", str(out), "-j", "2", *extra],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+
+
+def test_one_command_builds_every_focus_s_report_and_an_index(training_tables, tmp_path):
+    out = tmp_path / "out"
+    done = _batch(training_tables, out, "--focus-each", "Graphcore,accelerator:A100")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "batch training-v1.0: 2 focuses" in done.stderr
+    assert re.search(r"focus 1/2 Graphcore: \d+ files", done.stderr) and "focus 2/2 A100" in done.stderr
+    assert done.stderr.count("notebooks: ") == 1  # one runner call for the whole batch
+    round_out = out / "training-v1.0"
+    graphcore = (round_out / "focus" / "graphcore" / "training-v1.0" / "report.en.html").read_text()
+    a100 = (round_out / "focus" / "accelerator-a100" / "training-v1.0" / "report.en.html").read_text()
+    lead = [re.sub(r"<[^>]+>", "", html.split('id="sec-highlights"')[1])[:800] for html in (graphcore, a100)]
+    assert "Graphcore" in lead[0] and "A100" in lead[1] and lead[0] != lead[1]
+    index = (round_out / "index.html").read_text()
+    links = re.findall(r'href="([^"]+)"', index)
+    assert links == ["focus/graphcore/training-v1.0/report.en.html", "focus/graphcore/training-v1.0/report.en.pdf",
+                     "focus/accelerator-a100/training-v1.0/report.en.html",
+                     "focus/accelerator-a100/training-v1.0/report.en.pdf"]
+    assert all((round_out / link).is_file() for link in links)
+    assert "<th>Graphcore</th>" in index and "<th>A100</th>" in index and "MLCommons" in index
+
+    again = _batch(training_tables, out, "--focus-each", "Graphcore,accelerator:A100")
+    assert again.returncode == 0 and re.search(r"notebooks: 0 executed, \d+ up to date", again.stderr)
+    assert again.stderr.count("reports: up to date") == 2
+
+
+def test_a_batch_takes_no_single_focus(training_tables, tmp_path):
+    done = _batch(training_tables, tmp_path, "--focus-each", "submitters", "--focus", "NVIDIA")
+    assert done.returncode == 2 and "--focus-each builds one report per focus" in done.stderr
+
+
+@pytest.mark.parametrize("each", ["Nobody"])
+def test_a_focus_absent_from_the_round_stops_the_batch_before_any_kernel(training_tables, tmp_path, each):
+    done = _batch(training_tables, tmp_path / "out", "--focus-each", f"Graphcore,{each}")
+    assert done.returncode == 2 and f"--focus {each}: no scored result" in done.stderr
+    assert not (tmp_path / "out" / "training-v1.0" / "focus" / "graphcore" / "training-v1.0" / "notebooks").exists() \
+        or not any((tmp_path / "out" / "training-v1.0" / "focus" / "graphcore" / "training-v1.0" / "notebooks").glob("*.ipynb"))
