@@ -66,7 +66,8 @@ def _finish(args, settings, state, round_id: str) -> int:
     for step in watch.STEPS:
         if state.done(round_id, step):
             continue
-        status = 0 if step == "send" and not send else _run_step(args, step, round_id, state.rounds[round_id]["source"])
+        skipped = (step == "send" and not send) or (step == "focus-each" and not settings.focus_each)
+        status = 0 if skipped else _run_step(args, step, round_id, state.rounds[round_id]["source"], settings)
         if status:
             _alert(args, settings, state, round_id, step, status)
             watch.save_state(settings.state, state)
@@ -76,21 +77,21 @@ def _finish(args, settings, state, round_id: str) -> int:
     return 0
 
 
-def _stage_argv(args, step: str, round_id: str, source: str) -> list[str]:
+def _stage_argv(args, step: str, round_id: str, source: str, focus_each: str = "") -> list[str]:
     common = ["--round", round_id]
     if step == "ingest":
         return ["ingest", source, *common, "--out", str(args.data_dir / round_id),
                 *(["--no-compliance"] if args.no_compliance else [])]
     dirs = ["--data-dir", str(args.data_dir), "--output-dir", str(args.output_dir), "--config", str(args.config)]
-    if step == "report":
-        return ["report", *common, *dirs]
+    if step in ("report", "focus-each"):
+        return ["report", *common, *dirs, *(["--focus-each", focus_each] if step == "focus-each" else [])]
     return ["send", *common, *dirs, *(["--dry-run"] if args.dry_run else [])]
 
 
-def _run_step(args, step: str, round_id: str, source: str) -> int:
+def _run_step(args, step: str, round_id: str, source: str, settings) -> int:
     from mlperf_report.core import paths
 
-    argv = [sys.executable, str(paths.ROOT / "build.py"), *_stage_argv(args, step, round_id, source)]
+    argv = [sys.executable, str(paths.ROOT / "build.py"), *_stage_argv(args, step, round_id, source, settings.focus_each)]
     print(f"watch: {round_id}: {step} ...", flush=True)
     return subprocess.run(argv, cwd=paths.ROOT, env=os.environ.copy()).returncode
 

@@ -45,13 +45,15 @@ class StorySettings:
 class WatchSettings:
     """``watch:`` in report.yaml, for ``build.py watch``: where new rounds appear (git URL templates with
     ``{suite}`` and ``{version}``, or folders where archives are dropped), which suites to look for,
-    who hears of a failure, whether a new round's reports are mailed, and the state file."""
+    who hears of a failure, whether a new round's reports are mailed, which focuses get a report of
+    their own (``report --focus-each``: submitters, accelerators or a list) and the state file."""
 
     sources: tuple[str, ...] = ("https://github.com/mlcommons/{suite}_results_v{version}",)
     suites: tuple[str, ...] = ("training",)
     operator: str = ""
     send: bool = False
     state: Path = paths.CACHE / "watch" / "state.json"
+    focus_each: str = ""
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,8 @@ def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:
         raise InputError(f"{where}: watch.suites must be a list of suite names (training, inference), got {suites!r}")
     state = Path(str(value.get("state") or defaults.state))
     return WatchSettings(tuple(s.strip() for s in sources), tuple(suites), str(value.get("operator") or "").strip(),
-                         bool(value.get("send", False)), state if state.is_absolute() else paths.ROOT / state)
+                         bool(value.get("send", False)), state if state.is_absolute() else paths.ROOT / state,
+                         str(value.get("focus_each") or "").strip())
 
 
 def _story(value: Any, where: str) -> StorySettings:

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 from mlperf_report.core.atomic import write_text
 from mlperf_report.core.rounds import RoundId, parse_round_id, successors
 
-STEPS = ("ingest", "report", "send")
+STEPS = ("ingest", "report", "focus-each", "send")  # focus-each: one report per focus (watch.focus_each)
 _ARCHIVE = re.compile(r"^(?P<suite>[a-z]+)_results_v(?P<major>\d+)\.(?P<minor>\d+)(?:\.zip|\.tar(?:\.\w+)?|\.tgz)$")
 
 

@@ -64,8 +64,10 @@ def setup(tmp_path, monkeypatch):
     config.update(focus_submitter="Acme", languages=["en"], round="training-v1.0")
     config["watch"] = {"sources": [f"file://{tmp_path}/repos/{{suite}}_results_v{{version}}", str(tmp_path / "drop")],
                        "suites": ["training"], "operator": "ops@example.com", "send": True,
-                       "state": str(tmp_path / "state.json")}
-    config["mail"]["lists"] = {"executives": [{"name": "Exec", "email": "exec@example.com", "lang": "en"}]}
+                       "state": str(tmp_path / "state.json"), "focus_each": "Acme"}
+    config["mail"]["lists"] = {"executives": [{"name": "Exec", "email": "exec@example.com", "lang": "en"},
+                                              {"name": "Acme team", "email": "acme@example.com", "lang": "en",
+                                               "focus": "Acme"}]}
     (tmp_path / "repos").mkdir()
     (tmp_path / "drop").mkdir()
     config_path = tmp_path / "report.yaml"
@@ -89,16 +91,20 @@ def test_a_new_round_is_ingested_reported_and_mailed_once(setup, capsys):
     assert _check(args) == 0
     assert (args.data_dir / "training-v1.1" / "results.csv").is_file()
     assert (args.output_dir / "training-v1.1" / "report.en.pdf").is_file()
-    assert [r.rcpt_tos for r in handler.received] == [["exec@example.com"]]
+    acme = args.output_dir / "training-v1.1" / "focus" / "acme" / "training-v1.1" / "report.en.pdf"
+    assert sorted(r.rcpt_tos[0] for r in handler.received) == ["acme@example.com", "exec@example.com"]
+    [to_acme] = [r.message for r in handler.received if r.rcpt_tos == ["acme@example.com"]]
+    assert next(to_acme.iter_attachments()).get_content() == acme.read_bytes()  # the Acme story, its own report
+    assert (args.output_dir / "training-v1.1" / "index.html").is_file()
     state = json.loads((tmp_path / "state.json").read_text())
-    assert state["rounds"]["training-v1.1"]["steps"] == ["ingest", "report", "send"]
+    assert state["rounds"]["training-v1.1"]["steps"] == ["ingest", "report", "focus-each", "send"]
 
-    assert _check(args) == 0 and len(handler.received) == 1  # nothing new: nothing mailed
+    assert _check(args) == 0 and len(handler.received) == 2  # nothing new: nothing mailed
 
     # killed after mailing but before the state said so: the restart runs send again, which mails nobody twice
-    state["rounds"]["training-v1.1"]["steps"] = ["ingest", "report"]
+    state["rounds"]["training-v1.1"]["steps"] = ["ingest", "report", "focus-each"]
     (tmp_path / "state.json").write_text(json.dumps(state))
-    assert _check(args) == 0 and len(handler.received) == 1
+    assert _check(args) == 0 and len(handler.received) == 2
     assert json.loads((tmp_path / "state.json").read_text())["rounds"]["training-v1.1"]["steps"][-1] == "send"
 
 
