@@ -97,8 +97,51 @@ def _package_modules(notebook: Path, _key: tuple) -> tuple[Path, ...]:
         for path in _module_files(todo.pop()):
             if path not in seen:
                 seen.add(path)
-                todo.extend(_imported_modules(path.read_text(encoding="utf-8")))
+                todo.extend(_imports_of(_file_key(path)))
     return tuple(sorted(seen))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_of(key: tuple) -> tuple[str, ...]:
+    """The package modules one module file imports: parsed once per build however many notebooks (and
+    the assembly) reach it, and remembered across builds by file (path, modification time, size) in
+    ``.cache/stamps/imports.json``, so a no-op rebuild parses nothing."""
+    known = _import_cache()
+    entry = known.get(key[0])
+    if entry and entry[:2] == [key[1], key[2]]:
+        return tuple(entry[2])
+    names = tuple(_imported_modules(Path(key[0]).read_text(encoding="utf-8")))
+    known[key[0]] = [key[1], key[2], list(names)]
+    _IMPORT_CACHE_CHANGED.append(key[0])
+    return names
+
+
+_IMPORT_CACHE_CHANGED: list[str] = []
+
+
+@functools.lru_cache(maxsize=None)
+def _import_cache() -> dict:
+    """The remembered import lists, saved once when the process ends if any was added."""
+    import atexit
+
+    path = paths.CACHE / "stamps" / "imports.json"
+    try:
+        known = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    atexit.register(_save_import_cache, path, known)
+    return known if isinstance(known, dict) else {}
+
+
+def _save_import_cache(path: Path, known: dict) -> None:
+    if not _IMPORT_CACHE_CHANGED:
+        return
+    from mlperf_report.core.atomic import write_text
+
+    try:
+        write_text(path, json.dumps(known, sort_keys=True))
+    except OSError:
+        pass  # a read-only cache folder: the imports are parsed again next time
 
 
 def _module_files(dotted: str) -> list[Path]:
@@ -144,8 +187,15 @@ def _readable(path: Path) -> str:
 def _config_digest(path: Path) -> str:
     """The report configuration minus its ``mail`` and ``watch`` sections: editing a mailing list must
     not re-run every notebook."""
+    return _config_digest_of(_file_key(path))
+
+
+@functools.lru_cache(maxsize=None)
+def _config_digest_of(key: tuple) -> str:
+    """Parsed once per build, however many notebooks read the configuration."""
     import yaml
 
+    path = Path(key[0])
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):

@@ -64,7 +64,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                                                      languages=languages)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
-    titles = {lang: config.title_for(lang, suite.name, suite.default_title(lang)) for lang in langs}
+    titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
     inputs = report_inputs(plan, results, prices_file, config_file)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,

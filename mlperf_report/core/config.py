@@ -145,15 +145,15 @@ class ReportConfig:
     def focus(self) -> Focus:
         return focus_of(self.focus_submitter, self.focus_accelerator)
 
-    def title_for(self, lang: str, suite: str | None = None, default: str | None = None) -> str:
+    def title_for(self, lang: str, suite: str | None = None, default=None) -> str:
         """The report title in ``lang`` for a round of ``suite`` (``title`` may be one text, one per
-        language, or one of those per suite); ``default``: the suite's own title, when report.yaml
-        names none for it."""
+        language, or one of those per suite); ``default``: the suite's own title (or a function giving
+        it, called only when needed), when report.yaml names none for it."""
         per_suite = self.suite_titles.get(suite or "")
         if per_suite:
             return per_suite.get(lang) or per_suite.get("*") or next(iter(per_suite.values()))
         if default and not self.title_given:
-            return default
+            return default() if callable(default) else default
         return self.titles.get(lang, self.title)
 
     def with_overrides(self, **overrides: Any) -> "ReportConfig":
