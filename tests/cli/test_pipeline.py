@@ -202,3 +202,20 @@ def _stamped(job, digests):
         path.write_text("{}")
     stamps.write_stamp(job, digests)
     return job
+
+
+def test_a_module_s_imports_are_remembered_by_path_time_and_size(tmp_path, monkeypatch):
+    """The no-op rebuild parses no module: import lists are kept across builds, and an edited module
+    (another modification time or size) is parsed again."""
+    module = tmp_path / "m.py"
+    module.write_text("from mlperf_report.analysis import style\n")
+    known: dict = {}
+    monkeypatch.setattr(stamps, "_import_cache", lambda: known)
+    assert stamps._imports_of(stamps._file_key(module)) == ("analysis.style",)
+    assert known[str(module)][2] == ["analysis.style"]
+    module.write_text("import mlperf_report.core.paths\nfrom mlperf_report.narrative import story_text\n")
+    assert stamps._imports_of(stamps._file_key(module)) == ("core.paths", "narrative.story_text")
+    known[str(module)][2] = ["remembered"]  # same file, same key: the remembered list, not a parse
+    stamps._imports_of.cache_clear()
+    assert stamps._imports_of(stamps._file_key(module)) == ("remembered",)
+    stamps._imports_of.cache_clear()
