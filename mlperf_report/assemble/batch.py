@@ -96,12 +96,14 @@ def run_from_args(args, split) -> int:
                              focus_submitter=report.config.focus_submitter,
                              focus_accelerator=report.config.focus_accelerator)
 
-    return run_batch(reports, build=build, output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
+    return run_batch(reports, build=None if getattr(args, "no_assemble", False) else build,
+                     output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
 
 
 def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebooks) -> int:
     """Run every focus's notebooks in one runner call, then assemble each focus's reports
-    (``build(report, results) -> written files``) and write the index page; 0 when all went well."""
+    (``build(report, results) -> written files``; None: ``--no-assemble``, the notebooks only) and write
+    the index page; 0 when all went well."""
     from mlperf_report.analysis.jobs import Plan
     from mlperf_report.analysis.runner import summarize
 
@@ -117,6 +119,8 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     if summarize(results, time.perf_counter() - started):
         print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
         return 1
+    if build is None:
+        return 0
     by_job = {job.output: result for job, result in zip(jobs, results)}  # the runner keeps plan order
     built = []
     for number, report in enumerate(reports, 1):

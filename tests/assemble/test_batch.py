@@ -69,3 +69,13 @@ def test_a_focus_absent_from_the_round_stops_the_batch_before_any_kernel(trainin
     assert done.returncode == 2 and f"--focus {each}: no scored result" in done.stderr
     assert not (tmp_path / "out" / "training-v1.0" / "focus" / "graphcore" / "training-v1.0" / "notebooks").exists() \
         or not any((tmp_path / "out" / "training-v1.0" / "focus" / "graphcore" / "training-v1.0" / "notebooks").glob("*.ipynb"))
+
+
+def test_no_assemble_runs_every_focus_s_notebooks_only(training_tables, tmp_path):
+    out = tmp_path / "out"
+    done = _batch(training_tables, out, "--focus-each", "Graphcore,NVIDIA", "--no-assemble")
+    assert done.returncode == 0, done.stderr[-2000:]
+    for name in ("graphcore", "nvidia"):
+        folder = out / "training-v1.0" / "focus" / name / "training-v1.0"
+        assert (folder / "notebooks" / "summary.ipynb").is_file() and not list(folder.glob("report.*"))
+    assert not (out / "training-v1.0" / "index.html").exists()
