@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlperf_report.core.atomic import write_text
-from mlperf_report.core.config import Focus, focus_of
+from mlperf_report.core.config import Focus, focus_from_key
 from mlperf_report.core.errors import UserError
 
 #: ``--focus-each`` words: every submitter, or every accelerator model, with a result in the round.
@@ -43,11 +43,7 @@ def focuses(entrants: list[dict], each: str) -> list[Focus]:
     if each == "accelerators":
         names = sorted({r["accelerator_model"] for r in entrants if r.get("accelerator_model")}, key=str.lower)
         return [Focus("accelerator", n) for n in names]
-    chosen = []
-    for part in (p.strip() for p in each.split(",")):
-        if part:
-            kind, _, name = part.partition(":")
-            chosen.append(focus_of(None, name) if kind == "accelerator" and name else focus_of(part))
+    chosen = [focus_from_key(part) for part in each.split(",") if part.strip()]
     if not chosen:
         raise UserError(f"--focus-each: give {' or '.join(KINDS)}, or a comma-separated list of focuses")
     return list(dict.fromkeys(chosen))
@@ -135,18 +131,18 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
 
 def write_index(built: list[FocusReport], round_out: Path) -> Path:
     """``index.html``: every focus's report in each language, with its headline line."""
-    from mlperf_report.narrative.rendering import TRADEMARK_LEGEND, load_figures
-    from mlperf_report.suites import suite_for
+    from mlperf_report.assemble.build import report_headlines
+    from mlperf_report.narrative.rendering import TRADEMARK_LEGEND
 
     rows = []
     for report in built:
         plan = report.plan
-        suite, folder = suite_for(plan.round_id), Path(plan.output_dir) / plan.round_id
-        figures, summary = load_figures(folder / "figures", {Path(job.figures).stem for job in plan.jobs})
-        config = report.config
+        folder = Path(plan.output_dir) / plan.round_id
+        headlines = report_headlines(folder, report.config, plan.round_id,
+                                     names={Path(job.figures).stem for job in plan.jobs})
         cells = []
-        for lang in config.languages:
-            lines, _ = suite.headlines(figures, summary, config, lang)
+        for lang in report.config.languages:
+            lines, _ = headlines(lang)
             headline = re.sub(r"\s*\[\d+\]$", "", lines[0]) if lines else ""
             links = " · ".join(f'<a href="{html.escape(str((folder / f"report.{lang}.{ext}").relative_to(round_out)))}">'
                                f"{ext.upper()}</a>" for ext in ("html", "pdf"))

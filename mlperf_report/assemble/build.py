@@ -96,3 +96,18 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
     print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     return written
+
+
+def report_headlines(folder: Path, config, round_id: str, *, catalogue=None, names: set[str] | None = None):
+    """lang -> (headline lines, their notes) of the report built in ``folder`` (``output/<round>/`` or a
+    focus's), worded as the report words them and for the focus its figures were made for: what an
+    email leads with and the index page shows. No figures (a report built without notebooks): ([], [])."""
+    from mlperf_report.narrative.rendering import load_figures
+    from mlperf_report.suites import suite_for
+
+    if not any((Path(folder) / "figures").glob("*.json")):
+        return lambda lang: ([], [])
+    suite = suite_for(round_id)
+    figures, summary = load_figures(Path(folder) / "figures", names)
+    built = suite.config_of_report(config, figures, round_id)
+    return lambda lang: suite.headlines(figures, summary, built, lang, catalogue=catalogue)

@@ -98,6 +98,13 @@ def focus_of(submitter: str | None, accelerator: str | None = None) -> Focus:
     return Focus("submitter", name)
 
 
+def focus_from_key(key: str) -> Focus:
+    """The focus a ``Focus.key`` names (``Graphcore``, ``accelerator:B200``, ``none``): the inverse of
+    ``key``, for figures files, stamps and lists of focuses written as text."""
+    kind, _, name = key.strip().partition(":")
+    return focus_of(None, name) if kind == "accelerator" and name.strip() else focus_of(key)
+
+
 @dataclass(frozen=True)
 class Baseline:
     """How the comparison system of each benchmark is chosen.

@@ -91,7 +91,7 @@ def _jobs(recipients, round_dir: Path, output_dir: Path, round_id: str, langs: l
             reports[key] = (pdf_path, data, mail.sha256(data))
         jobs.append(Job(recipient, *reports[key], round_dir=folder))
     if missing:
-        each = ",".join(f.name if f.kind == "submitter" else f"{f.kind}:{f.name}" if f.name else "none" for f in missing)
+        each = ",".join(f.key for f in missing)  # --focus-each reads focus keys
         who = "; ".join(f"{f.name or 'none'}: {', '.join(emails)}" for f, emails in missing.items())
         raise UserError(f"reports not built for the focus of some recipients ({who}); build them with "
                         f"`python build.py report --round {round_id} --focus-each '{each}'` and send again")
@@ -99,27 +99,20 @@ def _jobs(recipients, round_dir: Path, output_dir: Path, round_id: str, langs: l
 
 
 def _headlines(config, prices_path: Path, the_round):
-    """(report folder, lang) -> (headline lines, their notes), from the narrative, as the report words
-    them: the story's headline and highlights lead the email, for the focus the report was built for.
-
-    No figures (a report built without notebooks) means a body without figures, never invented ones.
-    """
+    """(report folder, lang) -> (headline lines, their notes): the story's headline and highlights lead
+    the email, as the report words them (``assemble.build.report_headlines``), each folder read once."""
+    from mlperf_report.assemble.build import report_headlines
     from mlperf_report.core import prices
-    from mlperf_report.narrative.rendering import load_figures
-    from mlperf_report.suites import suite_for
 
-    suite = suite_for(the_round.id)
     catalogue = prices.load_prices(prices_path) if Path(prices_path).is_file() else None
+    folders: dict[Path, object] = {}
     cache: dict[tuple[Path, str], tuple[list[str], list[str]]] = {}
 
     def for_report(folder: Path, lang: str) -> tuple[list[str], list[str]]:
+        if folder not in folders:
+            folders[folder] = report_headlines(folder, config, the_round.id, catalogue=catalogue)
         if (folder, lang) not in cache:
-            if not any((folder / "figures").glob("*.json")):
-                cache[(folder, lang)] = ([], [])
-            else:
-                figures, summary = load_figures(folder / "figures")
-                built = suite.config_of_report(config, figures, the_round.id)
-                cache[(folder, lang)] = suite.headlines(figures, summary, built, lang, catalogue=catalogue)
+            cache[(folder, lang)] = folders[folder](lang)
         return cache[(folder, lang)]
 
     return for_report

@@ -22,14 +22,6 @@ FOCUSES = {"graphcore": Focus("submitter", "Graphcore"), "nvidia": Focus("submit
            "a100": Focus("accelerator", "A100")}
 
 
-@pytest.fixture
-def server():
-    handler = smtp_server.MailServer()
-    controller = smtp_server.start(handler)
-    yield handler, controller
-    controller.stop()
-
-
 def _project(root, built=FOCUSES):
     project = smtp_server.make_project(root)
     config = yaml.safe_load(project["config_path"].read_text(encoding="utf-8"))

@@ -26,7 +26,6 @@ from mlperf_report.mail import smtp as smtp_send
 from mlperf_report.core.errors import UserError
 
 
-
 @pytest.fixture(scope="module")
 def cert(tmp_path_factory):
     return self_signed(tmp_path_factory.mktemp("tls"))
@@ -35,14 +34,6 @@ def cert(tmp_path_factory):
 @pytest.fixture
 def project(tmp_path):
     return make_project(tmp_path)
-
-
-@pytest.fixture
-def server():
-    handler = MailServer()
-    controller = smtp_server.start(handler)
-    yield handler, controller
-    controller.stop()
 
 
 def attachment(message):

@@ -7,19 +7,10 @@ from __future__ import annotations
 import json
 import os
 
-import pytest
 
 import smtp_server
 from mlperf_report.core import paths
 from mlperf_report.mail import outbox
-
-
-@pytest.fixture
-def server():
-    handler = smtp_server.MailServer()
-    controller = smtp_server.start(handler)
-    yield handler, controller
-    controller.stop()
 
 
 def test_the_default_report_mailed_with_the_shipped_configuration_names_its_title(tmp_path, server):

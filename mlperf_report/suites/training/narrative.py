@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from mlperf_report.i18n import catalogue, formatting
 from mlperf_report.core import languages
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
-from mlperf_report.core.config import focus_of
+from mlperf_report.core.config import focus_from_key, focus_of
 from mlperf_report.suites.training import rounds
 from mlperf_report.narrative import story_text
 from mlperf_report.suites.training.narrative_facts import (Facts, Notes, bases, equal_scale, focus_results, headline,
@@ -187,9 +187,9 @@ def _focus_of(figs: list[dict], cfg: dict):
     if not (wanted or accelerator):
         if not made_for:
             raise InputError("no focus submitter: set focus_submitter in data/report.yaml")
-        key = made_for[0]
-        wanted, accelerator = (None, key.split(":", 1)[1]) if key.startswith("accelerator:") else (key, None)
-    focus = focus_of(wanted, accelerator)
+        focus = focus_from_key(made_for[0])
+    else:
+        focus = focus_of(wanted, accelerator)
     if made_for and made_for != [focus.key]:
         option = {"submitter": f"--focus {focus.name}", "accelerator": f"--focus-accelerator {focus.name}",
                   "none": "--focus none"}[focus.kind]
@@ -205,8 +205,8 @@ def figures_focus(figures: Mapping[str, dict]) -> tuple[str, str]:
                        if isinstance(f, Mapping) and f.get("focus_submitter")})
     if len(made_for) != 1:
         return "", ""
-    key = made_for[0]
-    return ("none", key.split(":", 1)[1]) if key.startswith("accelerator:") else (key, "")
+    focus = focus_from_key(made_for[0])
+    return (focus.name, "") if focus.kind == "submitter" else ("none", focus.name)
 
 
 def _focus_submitters(figs: list[dict]) -> list[str]:
