@@ -116,8 +116,9 @@ class _Writer:
         items = [label("story.leadership.item" if kind == "first_at_count" else "story.leadership.item_plain", lang,
                        benchmark=self.bench(w["result"]), value=value_text(w["result"], lang), gap=gap_text(w["gap"]))
                  for w in f["leads"]]
-        if kind == "first_at_count":
-            return label("story.leadership.at_count", lang, accelerators=accelerators_text(f["accelerators"], lang),
+        if kind == "first_at_count":  # "1 of the 1 benchmarks it entered" reads as a slip: say "the one"
+            key = "story.leadership.at_count_only" if f["of"] == 1 else "story.leadership.at_count"
+            return label(key, lang, accelerators=accelerators_text(f["accelerators"], lang),
                          subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
         if len(f["leads"]) == 1:
             w = f["leads"][0]

@@ -201,3 +201,24 @@ def test_the_ecosystem_sentence_counts_in_the_language_s_plural_forms(lang, one,
 
     assert sentence(["Dell"], 1) == one
     assert sentence(["Dell", "HPE"], 3).startswith(two)
+
+
+@pytest.mark.parametrize("lang, one, many", [
+    ("en", "has the fastest result on the one benchmark it entered at that size: ",
+     "has the fastest result on 1 of the 3 benchmarks it entered at that size: "),
+    ("zh-Hant", "參與的唯一一項基準測試取得最快成績：", "參與的 3 項基準測試中，有 1 項取得最快成績："),
+])
+def test_a_lead_at_one_size_in_the_only_benchmark_entered_there_says_so(lang, one, many):
+    """"1 of the 1 benchmarks it entered at that size" (a v1.1 NVIDIA report) reads as a slip."""
+    row = {"benchmark": "minigo", "system": "DGX A100", "submitter": "NVIDIA", "value": 15.5, "unit": "minutes",
+           "measure": "time", "higher_is_better": False, "accelerators": 224, "availability": "available",
+           "division": "closed", "result_id": "1.1-2080"}
+    lead = {"result": row, "runner": {**row, "system": "X", "submitter": "Y", "value": 16.4}, "gap": 0.056}
+
+    def worded(of: int) -> str:
+        claim = {"angle": "leadership", "kind": "first_at_count", "strength": 3.0, "derived": True,
+                 "cites": ["1.1-2080"], "facts": {"accelerators": 224, "leads": [lead], "of": of}}
+        told = {"focus_kind": "submitter", "focus_name": "NVIDIA", "headline": claim, "highlights": [], "body": []}
+        return story_text.render(told, lang, NAMES, "training-v1.1")["headline"]["text"]
+
+    assert one in worded(1) and many in worded(3)
