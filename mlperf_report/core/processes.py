@@ -59,13 +59,24 @@ def stop_children(grace: float = GRACE_S) -> None:
 
 
 def _worker_exit(signum, _frame) -> None:
-    signal.signal(signum, signal.SIG_IGN)
-    stop_children()
-    os._exit(128 + signum)
+    """Stop the kernels and exit, whatever the interrupted code was doing: an exception raised in
+    here would surface in that code (a notebook's execution, caught and reported) and leave the
+    worker alive, its SIGTERM ignored, blocked on the dead build's task queue."""
+    try:
+        signal.signal(signum, signal.SIG_IGN)
+        stop_children()
+    finally:
+        os._exit(128 + signum)
 
 
 def worker_setup(parent_pid: int | None = None) -> None:
-    """In a freshly started pool worker: exit with the parent, and take the kernels along on a signal."""
+    """In a freshly started pool worker: exit with the parent, and take the kernels along on a signal.
+
+    psutil is imported here, before any handler can run: a signal that lands while the worker's own
+    code is importing it (jupyter_client does, when it starts a kernel) would otherwise find the
+    module half initialised in the handler (seen in CI: a SIGKILLed build left a worker and kernel)."""
+    import psutil  # noqa: F401  (imported for the handler, see above)
+
     die_with_parent()
     signal.signal(signal.SIGTERM, _worker_exit)
     signal.signal(signal.SIGINT, _worker_exit)

@@ -1,0 +1,56 @@
+"""A pool worker's signal handler always ends the worker.
+
+Seen in CI: a SIGKILLed build's worker got its parent-death SIGTERM while jupyter_client was importing
+psutil; the handler's own ``import psutil`` found the module half initialised and raised, the
+exception surfaced in the notebook's execution (caught and reported), and the worker lived on with
+SIGTERM ignored, blocked on the dead build's task queue, its kernel with it. The race is timing-bound
+(about one build in five on a loaded machine), so these tests force each half of it."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+
+import pytest
+
+from mlperf_report.core import processes
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and prctl are Linux")
+
+
+def _failing_handler_worker() -> None:
+    processes.worker_setup()
+
+    def broken(*_args, **_kwargs):
+        raise AttributeError("partially initialized module 'psutil' has no attribute 'Process'")
+
+    processes.stop_children = broken
+    os.kill(os.getpid(), signal.SIGTERM)
+    signal.pause()  # only reached if the handler returned (or raised into here)
+
+
+def _check_psutil_imported() -> None:
+    sys.modules.pop("psutil", None)
+    processes.worker_setup()
+    os._exit(0 if "psutil" in sys.modules else 3)
+
+
+def _run(target) -> int:
+    child = multiprocessing.get_context("fork").Process(target=target)
+    child.start()
+    child.join(30)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the worker outlived its SIGTERM")
+    return child.exitcode
+
+
+def test_a_worker_exits_on_sigterm_even_when_stopping_its_kernels_fails():
+    assert _run(_failing_handler_worker) == 128 + signal.SIGTERM
+
+
+def test_a_worker_has_psutil_loaded_before_any_handler_can_run():
+    assert _run(_check_psutil_imported) == 0
