@@ -150,13 +150,13 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
     (default: printed to stderr).
     """
     say = _serialized(progress or _print_line)
-    results: dict[str, NotebookResult] = {}
+    results: dict[Path, NotebookResult] = {}  # by executed notebook: a batch has one "bert" per focus
     pending = []
     for job in plan.jobs:
         digests = input_digests(job)
         reason = "--force" if plan.force else stale_reason(job, digests)
         if reason is None:
-            results[job.name] = NotebookResult(job.name, job.output, job.figures, "cached")
+            results[job.output] = NotebookResult(job.name, job.output, job.figures, "cached")
             say(f"  {job.name:<12} up to date")
         else:
             pending.append((job, digests, reason))
@@ -164,8 +164,8 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
         check_parameters([job for job, *_ in pending])
         for job, _, reason in pending:
             say(f"  {job.name:<12} queued ({reason})")
-        results.update({r.name: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
-    return [results[job.name] for job in plan.jobs]
+        results.update({r.notebook: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
+    return [results[job.output] for job in plan.jobs]
 
 
 def _print_line(line: str) -> None:
