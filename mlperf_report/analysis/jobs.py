@@ -16,7 +16,10 @@ KERNEL = "python3"
 
 @dataclass(frozen=True)
 class NotebookJob:
-    """One notebook execution: what runs, with which parameters, where it goes, what it reads."""
+    """One notebook execution: what runs, with which parameters, where it goes, what it reads.
+
+    ``shared``: its parameters name no focus, so a batch of focuses (``report --focus-each``) runs it
+    once and every focus's report shows that one executed notebook."""
 
     name: str
     notebook: Path
@@ -24,6 +27,7 @@ class NotebookJob:
     figures: Path
     parameters: dict
     inputs: tuple[Path, ...]
+    shared: bool = False
 
     @property
     def stamp(self) -> Path:

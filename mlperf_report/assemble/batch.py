@@ -96,28 +96,49 @@ def run_from_args(args, split) -> int:
                      output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
 
 
+def shared_jobs(reports: list[FocusReport], output_dir: Path) -> list[FocusReport]:
+    """The batch's plans with every shared (focus-free) notebook moved to the round's own folder
+    (``output/<round>/notebooks/``), the same job in every focus: the runner then runs it once."""
+    from dataclasses import replace
+
+    def moved(job, round_id: str):
+        if not job.shared:
+            return job
+        folder = Path(output_dir) / round_id / "notebooks"
+        return replace(job, output=folder / Path(job.output).name, figures=folder / Path(job.figures).name,
+                       parameters={**job.parameters, "output_dir": str(output_dir)})
+
+    return [replace(report, plan=replace(report.plan, jobs=tuple(moved(job, report.plan.round_id)
+                                                               for job in report.plan.jobs)))
+            for report in reports]
+
+
 def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebooks) -> int:
-    """Run every focus's notebooks in one runner call, then assemble each focus's reports
-    (``build(report, results) -> written files``; None: ``--no-assemble``, the notebooks only) and write
-    the index page; 0 when all went well."""
+    """Run every focus's notebooks in one runner call, each shared notebook once (:func:`shared_jobs`),
+    then assemble each focus's reports (``build(report, results) -> written files``; None:
+    ``--no-assemble``, the notebooks only) and write the index page; 0 when all went well."""
     from mlperf_report.analysis.jobs import Plan
     from mlperf_report.analysis.runner import summarize
 
     started = time.perf_counter()
+    reports = shared_jobs(reports, output_dir)
     first = reports[0].plan
     round_id, workers = first.round_id, first.workers
-    jobs = tuple(job for report in reports for job in report.plan.jobs)
-    combined = Plan(round_id=round_id, jobs=jobs, workers=workers, force=first.force, output_dir=Path(output_dir),
-                    fresh_kernels=first.fresh_kernels)
+    jobs = tuple(dict.fromkeys(job.output for report in reports for job in report.plan.jobs))
+    by_output = {job.output: job for report in reports for job in report.plan.jobs}
+    combined = Plan(round_id=round_id, jobs=tuple(by_output[o] for o in jobs), workers=workers, force=first.force,
+                    output_dir=Path(output_dir), fresh_kernels=first.fresh_kernels)
     (Path(output_dir) / round_id / "notebooks").mkdir(parents=True, exist_ok=True)
-    print(f"batch {round_id}: {len(reports)} focuses, {len(jobs)} notebooks, {workers} at a time", file=sys.stderr)
+    shared = sum(job.shared for job in combined.jobs)
+    print(f"batch {round_id}: {len(reports)} focuses, {len(combined.jobs)} notebooks ({shared} shared by every "
+          f"focus), {workers} at a time", file=sys.stderr)
     results = run_notebooks(combined)
     if summarize(results, time.perf_counter() - started):
         print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
         return 1
     if build is None:
         return 0
-    by_job = {job.output: result for job, result in zip(jobs, results)}  # the runner keeps plan order
+    by_job = {job.output: result for job, result in zip(combined.jobs, results)}  # the runner keeps plan order
     built = []
     for number, report in enumerate(reports, 1):
         mine = sorted((by_job[job.output] for job in report.plan.jobs), key=lambda r: r.name != "summary")

@@ -16,7 +16,7 @@ from mlperf_report.cli import report
 from mlperf_report.analysis import outputs as nb_outputs
 
 CHARTS = ["time_to_train", "scaling", "perf_per_dollar", "run_spread", "round_over_round"]
-TABLES = ["equal_scale", "results"]
+TABLES = ["equal_scale"]
 LANGS = ["en", "zh-Hant"]
 
 
@@ -27,18 +27,18 @@ def plan(training_tables, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def inference_plan(tmp_path_factory):
-    """The plan of an Inference round for a focus that did not enter every benchmark, so it has the
-    exhibits notebook too (its notebooks are checked the same way)."""
+    """The plan of an Inference round with an open-division variant, so it has the exhibits notebook
+    too (its notebooks are checked the same way)."""
     from mlperf_report.core.sources import open_source
     from mlperf_report.suites.inference.ingest import ingest, write_tables
     from mlperf_report.suites.inference.rounds import parse_round
-    from tests.inference_trees import inference_tree
+    from tests.inference_trees import spellings_tree
 
     root = tmp_path_factory.mktemp("inference")
-    source, facts = open_source(str(inference_tree(root / "tree")))
+    source, facts = open_source(str(spellings_tree(root / "tree")))
     write_tables(ingest(source, facts, parse_round("inference-v4.1")), root / "data" / "inference-v4.1")
     return report.make_plan(round_id="inference-v4.1", data_dir=root / "data", output_dir=root / "out",
-                            focus_submitter="Edgy")
+                            focus_submitter="Dell")
 
 
 @pytest.mark.parametrize("notebook", sorted(paths.NOTEBOOKS.glob("*/*.ipynb")), ids=lambda p: p.name)
@@ -94,11 +94,28 @@ def test_every_chart_and_table_in_every_language(executed):
             assert "label_lang" not in output["metadata"]["mlperf_report"]  # the CJK font was there
         for name in TABLES:
             assert "<table" in found[("table", name, lang)]["data"]["text/html"]
-    results_en = found[("table", "results", "en")]["data"]["text/html"]
+    assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stderr"], "no warnings in the record"
+
+
+def test_the_exhibits_show_every_benchmark_s_results_whatever_the_focus(plan, tmp_path):
+    """The closing exhibits take no focus (a batch shares them): every entry of every benchmark, scored
+    or not, under the benchmark's full name, in both languages."""
+    job = next(j for j in plan.jobs if j.name == "exhibits")
+    assert job.shared and not {"focus_submitter", "focus_accelerator", "config_file"} & set(job.parameters)
+    out = tmp_path / "exhibits.ipynb"
+    papermill.execute_notebook(str(job.notebook), str(out), parameters=job.parameters, kernel_name="python3",
+                               progress_bar=False, cwd=str(paths.ROOT))
+    found = tagged_outputs(nbformat.read(out, as_version=4))
+    benchmarks = job.parameters["benchmarks"]
+    assert len(benchmarks) >= 2 and all(("table", f"results_{b}", lang) in found for b in benchmarks for lang in LANGS)
+    results_en = found[("table", "results_resnet", "en")]["data"]["text/html"]
     assert "Graphcore IPU-POD16" in results_en and "NVIDIA DGX A100 640GB" in results_en
     assert "incomplete: 1 of 5 runs present" in results_en  # unscored entries listed with the reason
-    assert "封閉" in found[("table", "results", "zh-Hant")]["data"]["text/html"]
-    assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stderr"], "no warnings in the record"
+    assert "封閉" in found[("table", "results_resnet", "zh-Hant")]["data"]["text/html"]
+    assert found[("table", "results_heading_resnet", "en")]["data"]["text/plain"] == \
+        "Image Classification (ResNet-50 v1.5): every result"
+    assert "全部成績" in found[("table", "results_heading_resnet", "zh-Hant")]["data"]["text/plain"]
+    assert json.loads(job.figures.read_text())["benchmarks"]["resnet"] >= 2
 
 
 def test_figures_json_is_the_contract_and_matches_the_package(executed, training_tables):

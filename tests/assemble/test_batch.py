@@ -40,11 +40,23 @@ def test_one_command_builds_every_focus_s_report_and_an_index(training_tables, t
     assert "batch training-v1.0: 2 focuses" in done.stderr
     assert re.search(r"focus 1/2 Graphcore: \d+ files", done.stderr) and "focus 2/2 A100" in done.stderr
     assert done.stderr.count("notebooks: ") == 1  # one runner call for the whole batch
+    # the focus-free exhibits ran once for both focuses; every focus-dependent notebook once per focus
+    progress = [line.split() for line in done.stderr.splitlines()]
+    ran = [words[0] for words in progress if len(words) == 2 and words[1] == "running"]
+    assert ran.count("exhibits") == 1 and ran.count("resnet") == 2 and ran.count("summary") == 2
+    assert "(1 shared by every focus)" in done.stderr
     round_out = out / "training-v1.0"
+    assert (round_out / "notebooks" / "exhibits.ipynb").is_file()
+    assert not list((round_out / "focus").glob("*/training-v1.0/notebooks/exhibits.ipynb"))
     graphcore = (round_out / "focus" / "graphcore" / "training-v1.0" / "report.en.html").read_text()
     a100 = (round_out / "focus" / "accelerator-a100" / "training-v1.0" / "report.en.html").read_text()
     lead = [re.sub(r"<[^>]+>", "", html.split('id="sec-highlights"')[1])[:800] for html in (graphcore, a100)]
     assert "Graphcore" in lead[0] and "A100" in lead[1] and lead[0] != lead[1]
+    # each report shows its own focus's charts (results were once keyed by notebook name: both reports
+    # then showed the last focus's notebooks) and the same shared exhibits
+    resnet, exhibits = ([re.split(r'<section[^>]*id="sec-', html.split(f'id="{sid}"')[1])[0] for html in (graphcore, a100)]
+                        for sid in ("sec-resnet", "sec-exhibits"))
+    assert resnet[0] != resnet[1] and exhibits[0] == exhibits[1] and "every result" in exhibits[0]
     index = (round_out / "index.html").read_text()
     links = re.findall(r'href="([^"]+)"', index)
     assert links == ["focus/graphcore/training-v1.0/report.en.html", "focus/graphcore/training-v1.0/report.en.pdf",

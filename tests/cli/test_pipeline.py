@@ -23,7 +23,8 @@ def plan_for(fresh_training_tables, out, **options):
 
 def test_plan_one_notebook_per_scored_benchmark_plus_summary(fresh_training_tables, tmp_path):
     plan = plan_for(fresh_training_tables, tmp_path / "out", jobs=3)
-    assert [job.name for job in plan.jobs] == ["bert", "resnet", "summary"]
+    assert [job.name for job in plan.jobs] == ["bert", "resnet", "summary", "exhibits"]
+    assert [job.shared for job in plan.jobs] == [False, False, False, True]  # the exhibits take no focus
     assert plan.workers == 3
     resnet = plan.jobs[1]
     assert resnet.output == tmp_path / "out" / "training-v1.0" / "notebooks" / "resnet.ipynb"
@@ -103,8 +104,8 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     plan = plan_for(fresh_training_tables, out, benchmarks=["resnet"], languages=["en"])
     lines = []
     results = pipeline.run_notebooks(plan, progress=lines.append)
-    resnet, summary = results
-    assert (resnet.status, summary.status) == ("failed", "ok")
+    resnet, summary, exhibits = results
+    assert (resnet.status, summary.status, exhibits.status) == ("failed", "ok", "ok")
     assert "notebook benchmark.ipynb (resnet) failed in cell" in resnet.error
     assert "KeyError: 'time_to_train_min'" in resnet.error and "run_spread" in resnet.error  # the cell's source
     assert str(resnet.notebook) in resnet.error
@@ -123,7 +124,7 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
     write_tree(fresh_training_tables)  # fixed: only the failed notebook runs again
     lines.clear()
     again = pipeline.run_notebooks(plan, progress=lines.append)
-    assert [r.status for r in again] == ["ok", "cached"]
+    assert [r.status for r in again] == ["ok", "cached", "cached"]
     assert any(line.split() == ["resnet", "queued", "(no", "stamp", "from", "a", "finished", "run)"] for line in lines)
     with (fresh_training_tables / "training-v1.0" / "runs.csv").open("a") as handle:
         handle.write("\n")
@@ -135,7 +136,7 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
                           "--languages", "en", "--data-dir", str(fresh_training_tables), "--output-dir", str(out), "--no-assemble"],
                          cwd=paths.ROOT, capture_output=True, text=True)
     assert cli.returncode == 0, cli.stderr
-    assert "0 executed, 2 up to date" in cli.stderr  # speed of this no-op: bench/notebooks_speed.py
+    assert "0 executed, 3 up to date" in cli.stderr  # speed of this no-op: bench/notebooks_speed.py
 
 
 def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):

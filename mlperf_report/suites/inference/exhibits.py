@@ -174,8 +174,6 @@ def exhibits_path(output_dir, round_id: str):
     return Path(output_dir) / round_id / "notebooks" / "exhibits.json"
 
 
-def exhibits_facts(results: pd.DataFrame, *, focus: Focus | str | None, division: str, round_id: str) -> dict:
-    return {"suite": "inference", "round": round_id, "division": division, "focus": focus_name(focus),
-            "not_entered": sorted(set(not_entered(results, focus=focus, division=division,
-                                                  round_id=round_id).get("benchmark", []))),
-            "variants": int(len(variants(results, round_id=round_id)))}
+def exhibits_facts(results: pd.DataFrame, *, round_id: str) -> dict:
+    """What the (focus-free) exhibits show, for the record."""
+    return {"suite": "inference", "round": round_id, "variants": int(len(variants(results, round_id=round_id)))}

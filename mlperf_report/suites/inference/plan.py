@@ -1,7 +1,8 @@
 """The notebook plan of an Inference round: one ``notebooks/inference/model.ipynb`` per benchmark (every
 folder spelling of it, as MLCommons' table files them) with a valid result in the division,
-``notebooks/inference/summary.ipynb`` and, where there is something to show, ``exhibits.ipynb``. A focus report has a section for
-each benchmark the focus entered; the others are one exhibit table. The same runner, cache and
+``notebooks/inference/summary.ipynb`` and, when the open division has variants, the focus-free
+``exhibits.ipynb``. A focus report has a section for each benchmark the focus entered; the others are
+one table in the summary. The same runner, cache and
 assembler as Training use it."""
 
 from __future__ import annotations
@@ -110,9 +111,11 @@ def make_plan(config, request: PlanRequest) -> Plan:
                         inputs=inputs) for name in chosen]
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
                             figures=round_out / "figures" / "summary.json", parameters=common, inputs=inputs))
-    if (focus.kind != "none" and scored.focus_in_round and scored.benchmarks - scored.entered) or scored.open_variants:
+    if scored.open_variants:  # focus-free: a batch of focuses runs it once
+        parameters = {key: common[key] for key in ("round_id", "data_dir", "output_dir", "languages")}
         jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,
                                 output=round_out / "notebooks" / "exhibits.ipynb",
-                                figures=round_out / "notebooks" / "exhibits.json", parameters=common, inputs=inputs))
+                                figures=round_out / "notebooks" / "exhibits.json", parameters=parameters,
+                                inputs=(paths.ROOT / "requirements.txt", tables / "results.csv"), shared=True))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
                 output_dir=output_dir, fresh_kernels=request.fresh_kernels)

@@ -1,5 +1,6 @@
 """The notebook plan of a Training round: one ``notebooks/training/benchmark.ipynb`` per scored
-benchmark (or those asked for), then ``notebooks/training/summary.ipynb``. Read with the csv module:
+benchmark (or those asked for), then ``notebooks/training/summary.ipynb``, then the focus-free
+``notebooks/training/exhibits.ipynb`` (every benchmark's results table; shared by a batch's focuses). Read with the csv module:
 no pandas on the planning path."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mlperf_report.suites.training.rounds import parse_round
 
 BENCHMARK_NOTEBOOK = paths.NOTEBOOKS / "training" / "benchmark.ipynb"
 SUMMARY_NOTEBOOK = paths.NOTEBOOKS / "training" / "summary.ipynb"
+EXHIBITS_NOTEBOOK = paths.NOTEBOOKS / "training" / "exhibits.ipynb"
 #: The tables each notebook reads (its cache key covers exactly these).
 BENCHMARK_TABLES = ("results.csv", "runs.csv")
 SUMMARY_TABLES = ("results.csv",)
@@ -71,8 +73,18 @@ def make_plan(config, request: PlanRequest) -> Plan:
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
                             figures=round_out / "figures" / "summary.json", parameters=common,
                             inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
+    jobs.append(_exhibits_job(common, chosen, round_out, tables, prices))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
                 output_dir=request.output_dir, fresh_kernels=request.fresh_kernels)
+
+
+def _exhibits_job(common: dict, chosen: list[str], round_out: Path, tables: Path, prices: Path) -> NotebookJob:
+    """The focus-free exhibits: parameters with no focus (nor configuration), so one execution serves
+    every focus of a batch."""
+    parameters = {key: common[key] for key in ("round_id", "data_dir", "prices_file", "output_dir", "languages")}
+    return NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK, output=round_out / "notebooks" / "exhibits.ipynb",
+                       figures=round_out / "notebooks" / "exhibits.json", parameters={**parameters, "benchmarks": chosen},
+                       inputs=(prices, paths.ROOT / "requirements.txt", tables / "results.csv"), shared=True)
 
 
 def _earlier_results(data_dir: Path, round_id: str) -> tuple[Path, ...]:

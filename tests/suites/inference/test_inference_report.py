@@ -48,10 +48,10 @@ def test_plan_one_notebook_per_benchmark_with_a_valid_result(inference_tables, t
 
 
 def test_a_focus_plan_leads_with_what_the_focus_entered(inference_tables, tmp_path):
-    """Edgy entered ResNet only: one section, the other benchmarks in the exhibits."""
+    """Edgy entered ResNet only: one section, the other benchmarks in a table of the summary; the
+    round's open model submitted as its benchmark leaves nothing for the exhibits."""
     plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path, focus_submitter="Edgy")
-    assert [job.name for job in plan.jobs] == ["resnet", "summary", "exhibits"]
-    assert plan.jobs[-1].figures.parent.name == "notebooks"  # never read as a benchmark's figures
+    assert [job.name for job in plan.jobs] == ["resnet", "summary"]
     nvidia_free = pipeline.make_plan(round_id="inference-v4.1", data_dir=inference_tables, output_dir=tmp_path,
                                      focus_submitter="none")
     assert nvidia_free.jobs[0].parameters["focus_submitter"] == ""
@@ -181,6 +181,8 @@ def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
     assert "Exhibits" in titles and not any(t.startswith("BERT") for t in titles)  # Dell did not enter BERT
     assert "DELL" not in html and "Dell in MLPerf Inference v4.1: 2 valid results in 1 benchmark" in html
     assert "bert-large-pruned80_quant-none-vnni-bert-99" in html  # the open variant, in the exhibits
+    summary = html.split('id="sec-summary"')[1].split('id="sec-resnet"')[0]
+    assert "Benchmarks Dell did not enter" in summary and "BERT" in summary  # the focus's gaps, in the summary
 
 
 def test_inference_takes_the_three_focus_kinds(tmp_path):
@@ -201,7 +203,7 @@ def test_inference_takes_the_three_focus_kinds(tmp_path):
 
     plan = pipeline.make_plan(round_id="inference-v4.1", data_dir=data, output_dir=tmp_path / "plan",
                               focus_accelerator="e-chip")
-    assert [job.name for job in plan.jobs] == ["resnet", "summary", "exhibits"]  # what E-Chip systems entered
+    assert [job.name for job in plan.jobs] == ["resnet", "summary"]  # what E-Chip systems entered
     assert {(job.parameters["focus_submitter"], job.parameters["focus_accelerator"]) for job in plan.jobs} == {("", "e-chip")}
     with pytest.raises(UserError, match=r"--focus-accelerator H100: no valid result in inference-v4.1 on an accelerator "
                                         r"whose model name contains it; accelerators with valid results \(results\): "
