@@ -43,7 +43,8 @@ def main() -> int:
           f"after {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print(f"{args.round} --focus-each {args.each}: {len(focus_folders)} focuses, {notebooks} notebooks, cold "
           f"{figures['wall']:.1f} s wall ({figures['wall'] / max(len(focus_folders), 1):.1f} s per focus), "
-          f"{figures['cpu']:.1f} s CPU")
+          f"{figures['cpu']:.1f} s CPU; notebooks {figures['notebooks']:.1f} s, assembly and index "
+          f"{figures['wall'] - figures['notebooks']:.1f} s")
     print(f"peak memory: {figures['peak_sum'] / 2**20:.0f} MB build + kernels together, "
           f"{figures['peak_one'] / 2**20:.0f} MB largest process")
     return 0

@@ -84,44 +84,45 @@ def run_from_args(args, split) -> int:
                          jobs=args.jobs, force=args.force, fresh_kernels=args.fresh_kernels, **options)
         reports.append(FocusReport(focus, plan, config.with_overrides(**options)))
 
-    def build(report: FocusReport, results) -> list[Path]:
+    def build(report: FocusReport, results, pool) -> list[Path]:
         from mlperf_report.assemble.build import build_reports
 
         return build_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
                              languages=split(args.languages), force=args.force,
                              focus_submitter=report.config.focus_submitter,
-                             focus_accelerator=report.config.focus_accelerator)
+                             focus_accelerator=report.config.focus_accelerator, pool=pool)
 
     return run_batch(reports, build=None if getattr(args, "no_assemble", False) else build,
                      output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
 
 
-def shared_jobs(reports: list[FocusReport], output_dir: Path) -> list[FocusReport]:
+def batch_jobs(reports: list[FocusReport], output_dir: Path) -> list[FocusReport]:
     """The batch's plans with every shared (focus-free) notebook moved to the round's own folder
-    (``output/<round>/notebooks/``), the same job in every focus: the runner then runs it once."""
+    (``output/<round>/notebooks/``), the same job in every focus, so the runner runs it once; every
+    other job named after its focus (``dell/bert``), so the progress says whose notebook runs."""
     from dataclasses import replace
 
-    def moved(job, round_id: str):
+    def placed(job, report: FocusReport):
         if not job.shared:
-            return job
-        folder = Path(output_dir) / round_id / "notebooks"
+            return replace(job, name=f"{slug(report.focus)}/{job.name}")
+        folder = Path(output_dir) / report.plan.round_id / "notebooks"
         return replace(job, output=folder / Path(job.output).name, figures=folder / Path(job.figures).name,
                        parameters={**job.parameters, "output_dir": str(output_dir)})
 
-    return [replace(report, plan=replace(report.plan, jobs=tuple(moved(job, report.plan.round_id)
-                                                               for job in report.plan.jobs)))
+    return [replace(report, plan=replace(report.plan, jobs=tuple(placed(job, report) for job in report.plan.jobs)))
             for report in reports]
 
 
 def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebooks) -> int:
-    """Run every focus's notebooks in one runner call, each shared notebook once (:func:`shared_jobs`),
-    then assemble each focus's reports (``build(report, results) -> written files``; None:
-    ``--no-assemble``, the notebooks only) and write the index page; 0 when all went well."""
+    """Run every focus's notebooks in one runner call, each shared notebook once (:func:`batch_jobs`),
+    then assemble each focus's reports (``build(report, results, pool) -> written files``, every focus
+    in one warm pool of assembling processes; None: ``--no-assemble``, the notebooks only) and write
+    the index page; 0 when all went well."""
     from mlperf_report.analysis.jobs import Plan
     from mlperf_report.analysis.runner import summarize
 
     started = time.perf_counter()
-    reports = shared_jobs(reports, output_dir)
+    reports = batch_jobs(reports, output_dir)
     first = reports[0].plan
     round_id, workers = first.round_id, first.workers
     jobs = tuple(dict.fromkeys(job.output for report in reports for job in report.plan.jobs))
@@ -138,13 +139,16 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
         return 1
     if build is None:
         return 0
+    from mlperf_report.assemble.document import report_pool
+
     by_job = {job.output: result for job, result in zip(combined.jobs, results)}  # the runner keeps plan order
     built = []
-    for number, report in enumerate(reports, 1):
-        mine = sorted((by_job[job.output] for job in report.plan.jobs), key=lambda r: r.name != "summary")
-        written = tuple(build(report, mine))
-        built.append(FocusReport(report.focus, report.plan, report.config, written))
-        print(f"focus {number}/{len(reports)} {report.focus.name or 'none'}: {len(written)} files", file=sys.stderr)
+    with report_pool(max(workers, 1)) as pool:
+        for number, report in enumerate(reports, 1):
+            mine = sorted((by_job[job.output] for job in report.plan.jobs), key=lambda r: Path(r.notebook).stem != "summary")
+            written = tuple(build(report, mine, pool))
+            built.append(FocusReport(report.focus, report.plan, report.config, written))
+            print(f"focus {number}/{len(reports)} {report.focus.name or 'none'}: {len(written)} files", file=sys.stderr)
     index = write_index(built, Path(output_dir) / round_id)
     print(f"batch done in {time.perf_counter() - started:.1f} s: {len(built)} reports; index {index}", file=sys.stderr)
     return 0

@@ -53,8 +53,9 @@ def report_date(config) -> str:
 
 def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
                   languages: list[str] | None = None, focus_submitter: str | None = None,
-                  force: bool = False, focus_accelerator: str | None = None) -> list[Path]:
-    """Render the narrative and assemble the reports of every language; return the files written."""
+                  force: bool = False, focus_accelerator: str | None = None, pool=None) -> list[Path]:
+    """Render the narrative and assemble the reports of every language; return the files written
+    (``pool``: a batch's warm :func:`document.report_pool`, else one is started for this report)."""
     from mlperf_report.core.config import load_config
     from mlperf_report.suites import suite_for
 
@@ -91,7 +92,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                                                round_out, titles[lang], date,
                                                default_copy=i == 0))
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
-    reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)))
+    reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)), pool=pool)
     write_text(stamp, digest + "\n")
     written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
     print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
