@@ -125,9 +125,8 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     reports = batch_jobs(reports, output_dir)
     first = reports[0].plan
     round_id, workers = first.round_id, first.workers
-    jobs = tuple(dict.fromkeys(job.output for report in reports for job in report.plan.jobs))
-    by_output = {job.output: job for report in reports for job in report.plan.jobs}
-    combined = Plan(round_id=round_id, jobs=tuple(by_output[o] for o in jobs), workers=workers, force=first.force,
+    once = {job.output: job for report in reports for job in report.plan.jobs}  # a shared job: one key
+    combined = Plan(round_id=round_id, jobs=tuple(once.values()), workers=workers, force=first.force,
                     output_dir=Path(output_dir), fresh_kernels=first.fresh_kernels)
     (Path(output_dir) / round_id / "notebooks").mkdir(parents=True, exist_ok=True)
     shared = sum(job.shared for job in combined.jobs)

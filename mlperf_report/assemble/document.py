@@ -24,7 +24,7 @@ import nbformat
 
 from mlperf_report.i18n import fonts
 from mlperf_report.core import paths
-from mlperf_report.assemble import print_svg, screen_svg
+from mlperf_report.assemble import print_svg, print_tables, screen_svg
 from mlperf_report.core.atomic import atomic_open
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.core.rounds import parse_round_id
@@ -125,10 +125,10 @@ def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tup
 
 def print_sections(sections: list[Section], resources: dict) -> tuple[list[Section], str]:
     """The sections with their charts' labels as text for WeasyPrint (charts moved to
-    ``resources``), and those labels' characters."""
+    ``resources``) and long words in tables breakable, and those labels' characters."""
     printed, characters = [], set()
     for section in sections:
-        html, labels = print_svg.charts_for_print(section.html, resources)
+        html, labels = print_svg.charts_for_print(print_tables.breakable_words(section.html), resources)
         printed.append(Section(section.id, section.title, html, section.kind))
         characters.update(labels)
     return printed, "".join(sorted(characters))

@@ -1,0 +1,36 @@
+"""Tables for print: a long unbroken word in a cell (a framework given as a 40-digit commit hash) may
+wrap, so the table keeps to the page's width.
+
+WeasyPrint sizes an auto-layout table by its cells' longest unbreakable words; one such word pushed
+the results table of MLPerf Training v4.1's BERT past the right edge of the page, cutting off its
+time-to-train, runs and status columns. ``overflow-wrap: anywhere`` would let every word break but
+doubles WeasyPrint's table layout time, so only words longer than :data:`LONG_WORD` get break
+opportunities (a zero-width space every :data:`CHUNK` characters), and only inside tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words at least this long get break opportunities; shorter ones (system names, "24.09") never split.
+LONG_WORD = 24
+#: Characters between two break opportunities in a long word.
+CHUNK = 12
+BREAK = "\u200b"
+
+_TABLE = re.compile(r"<table\b.*?</table\s*>", re.IGNORECASE | re.DOTALL)
+_TEXT = re.compile(r">([^<]+)<")
+_WORD = re.compile(r"[^\s&;]{%d,}" % LONG_WORD)  # never inside an entity such as &amp;
+
+
+def _chunked(word: re.Match) -> str:
+    text = word.group(0)
+    return BREAK.join(text[i:i + CHUNK] for i in range(0, len(text), CHUNK))
+
+
+def breakable_words(html: str) -> str:
+    """``html`` with a break opportunity every few characters of each long word in a table's text."""
+    def in_table(table: re.Match) -> str:
+        return _TEXT.sub(lambda text: ">" + _WORD.sub(_chunked, text.group(1)) + "<", table.group(0))
+
+    return _TABLE.sub(in_table, html)
