@@ -329,12 +329,17 @@ REPORTS_PER_PROCESS = 3
 def report_pool(workers: int):
     """Processes that assemble reports, spawned (the caller may hold threads: kernels, zmq). A batch
     of focuses keeps one pool for all of them, so a process imports WeasyPrint and nbconvert and reads
-    the fonts once for several reports, not once per report."""
+    the fonts once for several reports, not once per report. Each process exits with the build, even
+    a killed one (``processes.worker_setup``), instead of printing on for nobody."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
+    from mlperf_report.core import processes
+
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               max_tasks_per_child=REPORTS_PER_PROCESS)
+                               max_tasks_per_child=REPORTS_PER_PROCESS, initializer=processes.worker_setup,
+                               initargs=(os.getpid(),))
 
 
 def assemble_reports(requests: list[ReportRequest], *, workers: int = 2, pool=None) -> list[AssembledReport]:

@@ -6,6 +6,10 @@ the results table of MLPerf Training v4.1's BERT past the right edge of the page
 time-to-train, runs and status columns. ``overflow-wrap: anywhere`` would let every word break but
 doubles WeasyPrint's table layout time, so only words longer than :data:`LONG_WORD` get break
 opportunities (a zero-width space every :data:`CHUNK` characters), and only inside tables.
+
+A word longer than :data:`MAX_BROKEN_WORD` is left whole: WeasyPrint lays out the rest of a cell's
+text again at every break opportunity when it measures the cell, so a 100 KB submitter name cut into
+8,000 pieces kept a build busy for over 15 minutes (no real name or framework comes near the limit).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import re
 LONG_WORD = 24
 #: Characters between two break opportunities in a long word.
 CHUNK = 12
+#: Longer words are hostile input, not names: left as they are (see above).
+MAX_BROKEN_WORD = 240
 BREAK = "\u200b"
 
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.IGNORECASE | re.DOTALL)
@@ -25,6 +31,8 @@ _WORD = re.compile(r"[^\s&;]{%d,}" % LONG_WORD)  # never inside an entity such a
 
 def _chunked(word: re.Match) -> str:
     text = word.group(0)
+    if len(text) > MAX_BROKEN_WORD:
+        return text
     return BREAK.join(text[i:i + CHUNK] for i in range(0, len(text), CHUNK))
 
 

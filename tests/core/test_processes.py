@@ -54,3 +54,38 @@ def test_a_worker_exits_on_sigterm_even_when_stopping_its_kernels_fails():
 
 def test_a_worker_has_psutil_loaded_before_any_handler_can_run():
     assert _run(_check_psutil_imported) == 0
+
+
+def test_a_killed_build_s_assembling_processes_exit_with_it(tmp_path):
+    """The warm pool that assembles reports (spawned WeasyPrint processes) never outlives a killed build:
+    without ``worker_setup`` they sat blocked on the dead build's queue for good."""
+    import subprocess
+    import time
+
+    import psutil
+
+    from mlperf_report.core import paths
+
+    code = ("import time\nfrom mlperf_report.assemble import document\npool = document.report_pool(2)\n"
+            "futures = [pool.submit(time.sleep, 30) for _ in range(2)]\nprint('started', flush=True)\ntime.sleep(60)\n")
+    log = tmp_path / "build.log"
+    build = subprocess.Popen([sys.executable, "-c", code], cwd=paths.ROOT, stdout=log.open("wb"))
+    family: list = []
+    try:
+        deadline = time.monotonic() + 120
+        while "started" not in log.read_text() or len(psutil.Process(build.pid).children()) < 2:
+            assert time.monotonic() < deadline and build.poll() is None, "the pool never started"
+            time.sleep(0.1)
+        time.sleep(1)  # the workers ran their setup
+        family = psutil.Process(build.pid).children(recursive=True)
+        build.kill()
+        build.wait()
+        _, alive = psutil.wait_procs(family, timeout=30)
+        assert not alive, f"left running: {[p.pid for p in alive]}"
+    finally:
+        build.kill()
+        for proc in family:
+            try:
+                proc.kill()
+            except psutil.Error:
+                pass
