@@ -13,6 +13,12 @@ def path(output_dir: Path | str, round_id: str, name: str) -> Path:
     return Path(output_dir) / round_id / "figures" / f"{name}.json"
 
 
+def record_path(output_dir: Path | str, round_id: str, name: str) -> Path:
+    """output/<round>/notebooks/<name>.json: what a notebook that feeds no narrative (the closing
+    exhibits) showed, kept beside the executed notebooks so it is never read as a benchmark's figures."""
+    return Path(output_dir) / round_id / "notebooks" / f"{name}.json"
+
+
 def to_json(figures: dict) -> str:
     """Byte-stable JSON text (fixed key order, UTF-8, no NaN)."""
     return json.dumps(figures, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

@@ -166,14 +166,6 @@ def variants_heading(*, lang: str) -> str:
     return label("inference.exhibit.variants", lang)
 
 
-def exhibits_path(output_dir, round_id: str):
-    """Where the exhibits notebook records what it showed (beside the executed notebooks, not among
-    the benchmarks' figures that the narrative reads)."""
-    from pathlib import Path
-
-    return Path(output_dir) / round_id / "notebooks" / "exhibits.json"
-
-
 def exhibits_facts(results: pd.DataFrame, *, round_id: str) -> dict:
     """What the (focus-free) exhibits show, for the record."""
     return {"suite": "inference", "round": round_id, "variants": int(len(variants(results, round_id=round_id)))}

@@ -11,6 +11,7 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mlperf_report.analysis.figures import record_path
 from mlperf_report.analysis.jobs import NotebookJob, Plan
 from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writable
 from mlperf_report.core import paths
@@ -115,7 +116,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
         parameters = {key: common[key] for key in ("round_id", "data_dir", "output_dir", "languages")}
         jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,
                                 output=round_out / "notebooks" / "exhibits.ipynb",
-                                figures=round_out / "notebooks" / "exhibits.json", parameters=parameters,
+                                figures=record_path(output_dir, config.round, "exhibits"), parameters=parameters,
                                 inputs=(paths.ROOT / "requirements.txt", tables / "results.csv"), shared=True))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
                 output_dir=output_dir, fresh_kernels=request.fresh_kernels)

@@ -33,12 +33,6 @@ def results_heading(*, benchmark: str, round_id: str, lang: str) -> str:
     return label("training.exhibit.results", lang, benchmark=benchmark_title(benchmark, round_id, lang))
 
 
-def exhibits_path(output_dir: Path | str, round_id: str) -> Path:
-    """Where the exhibits notebook records what it showed (beside the executed notebooks, not among the
-    figures the narrative reads)."""
-    return Path(output_dir) / round_id / "notebooks" / "exhibits.json"
-
-
 def exhibits_facts(results: pd.DataFrame, benchmarks: list[str]) -> dict:
     """What the exhibits show: the entries of each benchmark, for the record."""
     return {"exhibit": "results", "benchmarks": {b: int((results["benchmark"] == b).sum()) for b in benchmarks}}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from mlperf_report.analysis.figures import record_path
 from mlperf_report.analysis.jobs import NotebookJob, Plan
 from mlperf_report.analysis.planning import PlanRequest, check_focus, check_writable
 from mlperf_report.core import paths
@@ -83,7 +84,7 @@ def _exhibits_job(common: dict, chosen: list[str], round_out: Path, tables: Path
     every focus of a batch."""
     parameters = {key: common[key] for key in ("round_id", "data_dir", "prices_file", "output_dir", "languages")}
     return NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK, output=round_out / "notebooks" / "exhibits.ipynb",
-                       figures=round_out / "notebooks" / "exhibits.json", parameters={**parameters, "benchmarks": chosen},
+                       figures=record_path(common["output_dir"], common["round_id"], "exhibits"), parameters={**parameters, "benchmarks": chosen},
                        inputs=(prices, paths.ROOT / "requirements.txt", tables / "results.csv"), shared=True)
 
 
