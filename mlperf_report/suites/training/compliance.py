@@ -29,6 +29,7 @@ from pathlib import Path
 
 from mlperf_report.core.atomic import write_texts
 from mlperf_report.core.sources import Source, ZipSource
+from mlperf_report.suites.training import checker_speed
 
 USAGE = "training"
 MAX_WORDS = 240  # characters of the first failed check kept in runs.csv
@@ -192,6 +193,7 @@ def _run_checker(loglines, errors, ruleset: str, reviewed=None):
     parse errors fail the file, then every configured check runs."""
     from mlperf_logging.compliance_checker import mlp_compliance
 
+    checker_speed.install(mlp_compliance)
     mlp_compliance.enqueued_configs.clear()  # a module-level queue: never inherit a broken run's leftovers
     if reviewed is None:
         checker = mlp_compliance.make_checker(USAGE, ruleset, quiet=True, werror=False)
