@@ -109,10 +109,17 @@ def to_svg(fig) -> str:
     return buffer.getvalue()
 
 
+def name_order(name: str) -> tuple[str, str]:
+    """Sort key of names shown to a reader: alphabetical ignoring case, and a total order, so
+    ``Supermicro`` and ``SUPERMICRO`` (two rounds' spellings) always come in the same order whatever
+    order a set gives them in (it changes with each process's string hashing)."""
+    return (name.lower(), name)
+
+
 def submitter_palette(submitters: Iterable[str], *, focus: str | None) -> dict[str, str]:
     """Stable colour per submitter (alphabetical order), the focus submitter in the focus colour."""
     palette, i = {}, 0
-    for name in sorted(set(submitters), key=str.lower):
+    for name in sorted(set(submitters), key=name_order):
         if focus is not None and name.lower() == focus.lower():
             palette[name] = FOCUS_COLOR
         else:

@@ -37,11 +37,13 @@ def focus_dir(output_dir: Path, round_id: str, focus: Focus) -> Path:
 def focuses(entrants: list[dict], each: str) -> list[Focus]:
     """The focuses ``--focus-each`` names: ``submitters``, ``accelerators`` (model names as the systems
     JSON gives them), or a comma-separated list of submitters (``accelerator:NAME`` for an accelerator)."""
+    from mlperf_report.analysis.style import name_order
+
     if each == "submitters":
-        names = sorted({r["submitter"] for r in entrants if r.get("submitter")}, key=str.lower)
+        names = sorted({r["submitter"] for r in entrants if r.get("submitter")}, key=name_order)
         return [Focus("submitter", n) for n in names]
     if each == "accelerators":
-        names = sorted({r["accelerator_model"] for r in entrants if r.get("accelerator_model")}, key=str.lower)
+        names = sorted({r["accelerator_model"] for r in entrants if r.get("accelerator_model")}, key=name_order)
         return [Focus("accelerator", n) for n in names]
     chosen = [focus_from_key(part) for part in each.split(",") if part.strip()]
     if not chosen:

@@ -3,6 +3,8 @@ focus did not enter used to print as a header with nothing under it)."""
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 
 from mlperf_report.analysis import outputs
@@ -14,3 +16,19 @@ def test_a_table_without_rows_is_not_displayed(capsys):
     outputs.show_table("empty", lambda lang: rows.iloc[0:0], languages=["en", "zh-Hant"])
     shown = capsys.readouterr().out  # outside a kernel IPython prints what it would display
     assert shown.count("<table") == 2 and shown.count("<td>A</td>") == 2
+
+
+def test_two_spellings_of_a_submitter_get_the_same_colours_in_every_process():
+    """'Supermicro' and 'SUPERMICRO' (two rounds' spellings) tie when sorted ignoring case; the order
+    a set gives them in changes with each process's string hashing, and with it the colours and the
+    drawing order of a round-over-round chart. The palette must not."""
+    import subprocess
+    import sys
+
+    from mlperf_report.core import paths
+
+    code = ("from mlperf_report.analysis.style import submitter_palette;"
+            "print(submitter_palette(['SUPERMICRO', 'Supermicro', 'Dell', 'DELL', 'dell', 'Acme'], focus='Acme'))")
+    palettes = {subprocess.run([sys.executable, "-c", code], cwd=paths.ROOT, capture_output=True, text=True, check=True,
+                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
+    assert len(palettes) == 1, palettes

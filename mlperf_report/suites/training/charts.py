@@ -134,7 +134,7 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str
         return _empty(ax, lang)
     palette = style.submitter_palette(data["submitter"].astype(str), focus=focus)
     df = data.assign(submitter=data["submitter"].astype(str), accelerators=data["accelerators"].astype(float))
-    hue_order = sorted(palette, key=str.lower)
+    hue_order = sorted(palette, key=style.name_order)
     markers = {name: _MARKERS[i % len(_MARKERS)] for i, name in enumerate(hue_order)}
     sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
                     style="submitter", style_order=hue_order, markers=markers, s=30, linewidth=0, ax=ax)
@@ -239,7 +239,7 @@ def round_over_round(data: pd.DataFrame, *, rounds: list[str], focus: str | None
     position = {r: i for i, r in enumerate(rounds)}
     df = data.assign(submitter=data["submitter"].astype(str), _x=data["round"].map(position).astype(float))
     palette = style.submitter_palette(df["submitter"], focus=focus)
-    hue_order = sorted(palette, key=str.lower)
+    hue_order = sorted(palette, key=style.name_order)
     sns.lineplot(data=df, x="_x", y="score_min", hue="submitter", hue_order=hue_order, palette=palette, marker="o",
                  markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
     ax.set_xticks(np.arange(len(rounds)), [r.replace("training-", "") for r in rounds])
