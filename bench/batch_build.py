@@ -32,6 +32,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as out:
         shutil.rmtree(ROOT / ".cache" / "assemble", ignore_errors=True)
+        shutil.rmtree(ROOT / ".cache" / "charts", ignore_errors=True)  # cold: no chart drawn before
         argv = [sys.executable, "build.py", "report", "--round", args.round, "--focus-each", args.each,
                 "--output-dir", out, *(["--jobs", str(args.jobs)] if args.jobs else [])]
         load = os.getloadavg()

@@ -80,6 +80,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as temporary:
         out = str(args.keep or temporary)
         shutil.rmtree(ROOT / ".cache" / "assemble", ignore_errors=True)
+        shutil.rmtree(ROOT / ".cache" / "charts", ignore_errors=True)  # cold: no chart drawn before
         argv = [sys.executable, "build.py", "report", "--round", args.round, "--focus", args.focus,
                 "--output-dir", out, *(["--jobs", str(args.jobs)] if args.jobs else [])]
         load = os.getloadavg()

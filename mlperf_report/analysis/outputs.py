@@ -13,14 +13,21 @@ from mlperf_report.analysis import style
 
 
 def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: float | None = None, **options) -> str:
-    """Draw one chart (``draw(ax=..., lang=..., **options)``) in the house style and return its SVG."""
+    """Draw one chart (``draw(ax=..., lang=..., **options)``) in the house style and return its SVG;
+    a chart drawn before from the same inputs is read back from the memo (``chart_memo``)."""
+    from mlperf_report.analysis import chart_memo
     from mlperf_report.analysis.chart_text import chart_value
 
     options = {key: chart_value(value) for key, value in options.items()}  # submitters' text, drawable
-    with style.house_style(lang):
-        fig = style.figure(rows, height=height)
-        draw(ax=fig.subplots(), lang=lang, **options)
-        return style.to_svg(fig)
+    key = chart_memo.chart_key(draw, lang=lang, rows=rows, height=height, options=options)
+    svg = chart_memo.recall(key)
+    if svg is None:
+        with style.house_style(lang):
+            fig = style.figure(rows, height=height)
+            draw(ax=fig.subplots(), lang=lang, **options)
+            svg = style.to_svg(fig)
+        chart_memo.keep(key, svg)
+    return svg
 
 
 def show_chart(name: str, draw: Callable, *, languages: Iterable[str], rows: int | None = None,

@@ -28,7 +28,8 @@ from mlperf_report.analysis.jobs import KERNEL, NotebookJob
 STAMP_VERSION = 2
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
+    """A file's content hash, taken once per version of the file (path, modification time, size)."""
     return _digest(_file_key(path))
 
 
@@ -199,7 +200,7 @@ def _config_digest_of(key: tuple) -> str:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
-        return _file_digest(path)
+        return file_digest(path)
     if isinstance(raw, dict):
         raw = {k: v for k, v in raw.items() if k not in ("mail", "watch")}
     return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
@@ -212,7 +213,7 @@ def input_digests(job: NotebookJob) -> dict[str, str]:
                "(parameters)": hashlib.sha256(json.dumps(job.parameters, sort_keys=True).encode()).hexdigest()}
     modules = package_modules(job.notebook)
     for path in (job.notebook, *job.inputs, *modules, *data_inputs(modules)):
-        digests[_readable(path)] = _config_digest(path) if path == config else _file_digest(path)
+        digests[_readable(path)] = _config_digest(path) if path == config else file_digest(path)
     return digests
 
 

@@ -59,6 +59,14 @@ class BenchmarkAnalysis:
         """The submitter charts colour as the focus (None for an accelerator or no focus)."""
         return self.focus.submitter
 
+    def chart_focus(self, data: pd.DataFrame) -> str | None:
+        """The focus submitter when ``data`` has a row of it, else None: a chart with no focus to
+        colour is the same chart whoever the focus is, so a batch of focuses draws it once."""
+        focus = self.focus_submitter
+        if not focus or data.empty:
+            return None
+        return focus if data["submitter"].astype(str).str.lower().eq(focus.lower()).any() else None
+
     @functools.cached_property
     def focus_keys(self) -> frozenset[tuple[str, str]]:
         """(submitter, system_id) of every focus result of this benchmark: the bars charts highlight."""
