@@ -24,8 +24,11 @@ system-deps:  ## install the Debian packages the tests use (chromium, poppler-ut
 report: venv  ## build the default report (MLPerf Training v1.0 from data/) into output/
 	$(PY) build.py
 
-test: venv system-deps  ## run the test suite
-	$(PY) -m pytest -q
+# Two pytest processes, each test file whole in one of them (its module fixtures, such as a real
+# round's ingest, run once): the builds under test leave one of the two cores idle much of the time.
+TEST_WORKERS ?= 2
+test: venv system-deps  ## run the test suite (TEST_WORKERS=1: in this process, one test at a time)
+	$(PY) -m pytest -q $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs ../shared/mlperf)
 	$(PY) bench/ingest_speed.py
