@@ -47,7 +47,7 @@ def main() -> int:
           f"{figures['cpu']:.1f} s CPU; notebooks {figures['notebooks']:.1f} s, assembly and index "
           f"{figures['wall'] - figures['notebooks']:.1f} s")
     print(f"peak memory: {figures['peak_sum'] / 2**20:.0f} MB build + kernels together, "
-          f"{figures['peak_one'] / 2**20:.0f} MB largest process")
+          f"{figures['peak_one'] / 2**20:.0f} MB largest process ({figures['peak_one_kind']})")
     return 0
 
 

@@ -28,15 +28,25 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _tree_rss(process: psutil.Process) -> tuple[int, int]:
-    """(sum, largest) RSS in bytes of ``process`` and its descendants now."""
+def _tree_rss(process: psutil.Process) -> tuple[int, tuple[int, str]]:
+    """(sum, (largest, its kind)) RSS in bytes of ``process`` and its descendants now; the kind says
+    which process is the largest: the build, a kernel or a pool worker (notebook runner or assembler)."""
     sizes = []
     for member in [process, *process.children(recursive=True)]:
         try:
-            sizes.append(member.memory_info().rss)
+            sizes.append((member.memory_info().rss, _kind(member, process)))
         except psutil.Error:  # it ended between the listing and the reading
             pass
-    return sum(sizes), max(sizes, default=0)
+    return sum(size for size, _ in sizes), max(sizes, default=(0, ""))
+
+
+def _kind(member: psutil.Process, build: psutil.Process) -> str:
+    if member.pid == build.pid:
+        return "the build"
+    command = " ".join(member.cmdline())
+    if "ipykernel_launcher" in command:
+        return "a kernel"
+    return "an assembling process" if "multiprocessing" in command else "a notebook runner"
 
 
 def measured_build(argv: list[str]) -> dict:
@@ -48,7 +58,7 @@ def measured_build(argv: list[str]) -> dict:
     before = os.times()
     with tempfile.TemporaryFile() as log:  # a file, never an unread pipe: a long build's progress would fill it
         child = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
-        process, peak_sum, peak_one = psutil.Process(child.pid), 0, 0
+        process, peak_sum, peak_one = psutil.Process(child.pid), 0, (0, "")
         while child.poll() is None:
             try:
                 total, largest = _tree_rss(process)
@@ -64,7 +74,8 @@ def measured_build(argv: list[str]) -> dict:
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     notebooks = re.search(r"^notebooks: .*\(([0-9.]+) s\)$", stderr, re.M)  # the runner's own total
-    return {"wall": time.perf_counter() - started, "cpu": cpu, "peak_sum": peak_sum, "peak_one": peak_one,
+    return {"wall": time.perf_counter() - started, "cpu": cpu, "peak_sum": peak_sum, "peak_one": peak_one[0],
+            "peak_one_kind": peak_one[1],
             "notebooks": float(notebooks.group(1)) if notebooks else None}
 
 
@@ -94,7 +105,7 @@ def main() -> int:
     print(f"{args.round} --focus {args.focus}: {notebooks} notebooks, cold build {figures['wall']:.1f} s wall, "
           f"{figures['cpu']:.1f} s CPU (user + sys, kernels included)")
     print(f"peak memory: {figures['peak_sum'] / 2**20:.0f} MB build + kernels together, "
-          f"{figures['peak_one'] / 2**20:.0f} MB largest process")
+          f"{figures['peak_one'] / 2**20:.0f} MB largest process ({figures['peak_one_kind']})")
     for name, size in sizes.items():
         print(f"  {name}: {size / 1e6:.2f} MB")
     return 0

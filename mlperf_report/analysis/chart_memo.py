@@ -85,11 +85,13 @@ def _trim(folder: Path) -> None:
     names = os.listdir(folder)
     if len(names) <= MAX_ENTRIES:
         return
+
     def used(name: str) -> float:
         try:
             return os.stat(folder / name).st_mtime
         except OSError:
             return 0.0
+
     for name in sorted(names, key=used)[: len(names) - MAX_ENTRIES * 3 // 4]:
         try:
             os.unlink(folder / name)
