@@ -13,6 +13,15 @@ restarts at 1, so every cell still runs in order from the parameters down, and t
 reads exactly as from a fresh kernel. What survives is the import cache (the same package code) and
 nothing a notebook assigns. A kernel that died is replaced. ``fresh=True`` gives a new kernel per
 notebook for anyone who wants that instead.
+
+*Clients.* The worker also keeps its connection to that kernel (one kernel client, its channels open):
+a new client waits for the kernel to answer and then 0.2 s more for stray broadcast messages
+(jupyter_client's ``wait_for_ready``), which at two new clients per notebook (the reset's and
+nbclient's) was more time than a notebook whose charts are in the memo spends running its cells.
+Messages of an earlier notebook still queued on the kept channels are harmless: nbclient takes only
+the replies and outputs whose parent is the request it sent. After the reset the kernel's surviving
+objects (modules, caches) are moved out of the collector's way (``gc.freeze``): ``%reset`` runs two
+full collections, which otherwise walk every object pandas and matplotlib made at import.
 """
 
 from __future__ import annotations
@@ -25,7 +34,11 @@ NAME = "mlperf-report"
 #: Seconds between saves while cells run (long notebooks still show progress on disk).
 SAVE_EVERY = 5.0
 
-_RESET = "get_ipython().run_line_magic('reset', '-f')\nget_ipython().execution_count = 1\n"
+_RESET = ("get_ipython().run_line_magic('reset', '-f')\n"
+          "__import__('gc').freeze()\n"  # after the reset's collections: what is left lives on anyway
+          "get_ipython().execution_count = 1\n")
+#: Seconds a kept kernel may take to answer the reset before it is replaced.
+RESET_TIMEOUT = 30.0
 
 
 class _ThrottledSaves(NotebookExecutionManager):
@@ -46,7 +59,7 @@ class _ThrottledSaves(NotebookExecutionManager):
 
 class ThrottledSaveEngine(NBClientEngine):
     """nbclient execution and papermill bookkeeping, fewer intermediate saves; a kernel manager passed
-    as ``km`` is left running (its client's channels are closed) for the next notebook."""
+    as ``km`` is left running, and its client kept connected, for the next notebook."""
 
     @classmethod
     def execute_notebook(cls, nb, kernel_name, output_path=None, progress_bar=True, log_output=False,
@@ -71,11 +84,13 @@ class ThrottledSaveEngine(NBClientEngine):
         client = PapermillNotebookClient(nb_man, timeout=execution_timeout, startup_timeout=start_timeout,
                                          kernel_name=kernel_name, log=logger, log_output=log_output,
                                          stdout_file=stdout_file, stderr_file=stderr_file, **kwargs)
+        if not client.owns_km:
+            client.kc = _CLIENTS.get(id(client.km))  # None: nbclient connects (and waits) as usual
         try:
             return client.execute()
         finally:
             if not client.owns_km and getattr(client, "kc", None) is not None:
-                client.kc.stop_channels()
+                _CLIENTS[id(client.km)] = client.kc
 
 
 papermill_engines.register(NAME, ThrottledSaveEngine)
@@ -83,6 +98,7 @@ papermill_engines.register(NAME, ThrottledSaveEngine)
 # --- one kernel per worker ------------------------------------------------------------------------
 
 _KERNELS: dict = {}
+_CLIENTS: dict = {}  # id(kernel manager) -> its kept, connected client
 
 
 def worker_kernel(kernel_name: str):
@@ -91,14 +107,15 @@ def worker_kernel(kernel_name: str):
     from jupyter_core.utils import run_sync
 
     km = _KERNELS.get(kernel_name)
-    if km is not None and km.has_kernel:
+    if km is not None and km.has_kernel and id(km) in _CLIENTS:
         try:
             if run_sync(km.is_alive)():
-                run_sync(_reset)(km)
+                run_sync(_reset)(_CLIENTS[id(km)])
                 return km
         except Exception:  # a kernel that cannot be reset is replaced, not trusted
             pass
-        _shutdown(km)
+    if km is not None:
+        _shutdown(_KERNELS.pop(kernel_name))
     from jupyter_client.manager import AsyncKernelManager
 
     if not _KERNELS:
@@ -110,22 +127,26 @@ def worker_kernel(kernel_name: str):
     return km
 
 
-async def _reset(km) -> None:
-    kc = km.client()
-    kc.start_channels()
-    try:
-        await kc.wait_for_ready(timeout=30)
-        reply = await kc.execute_interactive(_RESET, store_history=False, timeout=30, output_hook=lambda msg: None)
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"kernel reset failed: {reply['content']}")
-    finally:
-        kc.stop_channels()
+async def _reset(kc) -> None:
+    """Run the reset over the kept client and wait for its reply (the reply channel alone: nothing it
+    prints is wanted, and nbclient skips its broadcast messages later)."""
+    msg_id = kc.execute(_RESET, silent=True, store_history=False, allow_stdin=False)
+    deadline = time.monotonic() + RESET_TIMEOUT
+    while True:
+        reply = await kc.get_shell_msg(timeout=max(0.0, deadline - time.monotonic()))  # Empty past the deadline
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"kernel reset failed: {reply['content']}")
 
 
 def _shutdown(km) -> None:
     from jupyter_core.utils import run_sync
 
+    kc = _CLIENTS.pop(id(km), None)
     try:
+        if kc is not None:
+            kc.stop_channels()
         run_sync(km.shutdown_kernel)(now=True)
     except Exception:
         pass

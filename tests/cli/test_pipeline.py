@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
 import pytest
@@ -168,6 +169,49 @@ def test_a_reused_kernel_is_reset_between_notebooks(tmp_path):
     pids = [run.cells[1 if i == 0 else 0].outputs[0]["text"].strip() for i, run in enumerate(runs)]
     assert pids[0] == pids[1]  # the same kernel process...
     assert [c.execution_count for c in runs[1].cells] == [1, 2]  # ...reset: counts from 1, no leaked names
+
+
+def test_a_kept_kernel_connection_takes_only_its_own_notebooks_outputs_and_a_dead_kernel_is_replaced(tmp_path):
+    """The worker keeps its client connected from one notebook to the next: a message the kernel sends
+    between two notebooks (here a line a thread of the first prints after its cell finished) waits on
+    the kept connection and never lands in the second notebook; a kernel killed between notebooks is
+    replaced (new process, new connection) rather than waited on."""
+    import os
+    import signal
+
+    import papermill
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from mlperf_report.analysis import papermill_engine
+
+    def notebook(name, *sources):
+        nb = new_notebook(cells=[new_code_cell(s) for s in sources],
+                          metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
+        nbformat.write(nb, tmp_path / name)
+        return tmp_path / name
+
+    def run(path):
+        km = papermill_engine.worker_kernel("python3")
+        out = path.with_suffix(".out.ipynb")
+        papermill.execute_notebook(str(path), str(out), kernel_name="python3", progress_bar=False,
+                                   engine_name=papermill_engine.NAME, km=km)
+        return km, nbformat.read(out, as_version=4)
+
+    late = notebook("late.ipynb", "import threading; threading.Timer(0.3, print, ['LATE']).start(); print('early')")
+    quiet = notebook("quiet.ipynb", "print('second')", "import os; print(os.getpid())")
+    try:
+        km_first, first = run(late)
+        time.sleep(1.5)  # the late line is sent now, between the two notebooks
+        km_second, second = run(quiet)
+        assert km_second is km_first  # the same kernel, reached over the kept connection
+        texts = ["".join(o.get("text", "") for o in c.outputs) for c in second.cells]
+        assert texts[0] == "second\n", texts  # the first notebook's late line is not the second's output
+        os.kill(int(texts[1]), signal.SIGKILL)  # the kernel dies between notebooks
+        km_third, third = run(quiet)
+        assert km_third is not km_first
+        assert third.cells[1].outputs[0]["text"].strip() != texts[1]  # a new kernel process
+    finally:
+        papermill_engine.shutdown_kernels()
 
 
 def test_a_changed_translation_or_catalogue_makes_the_notebooks_that_read_it_stale(fresh_training_tables, tmp_path,
