@@ -86,10 +86,10 @@ def run_from_args(args, split) -> int:
                          jobs=args.jobs, force=args.force, fresh_kernels=args.fresh_kernels, **options)
         reports.append(FocusReport(focus, plan, config.with_overrides(**options)))
 
-    def build(report: FocusReport, results, pool) -> list[Path]:
-        from mlperf_report.assemble.build import build_reports
+    def build(report: FocusReport, results, pool):
+        from mlperf_report.assemble.build import start_reports
 
-        return build_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
+        return start_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
                              languages=split(args.languages), force=args.force,
                              focus_submitter=report.config.focus_submitter,
                              focus_accelerator=report.config.focus_accelerator, pool=pool)
@@ -117,9 +117,10 @@ def batch_jobs(reports: list[FocusReport], output_dir: Path) -> list[FocusReport
 
 def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebooks) -> int:
     """Run every focus's notebooks in one runner call, each shared notebook once (:func:`batch_jobs`),
-    then assemble each focus's reports (``build(report, results, pool) -> written files``, every focus
-    in one warm pool of assembling processes; None: ``--no-assemble``, the notebooks only) and write
-    the index page; 0 when all went well."""
+    then assemble each focus's reports (``build(report, results, pool)`` starts them and returns the
+    call that waits for their files; every focus is started in one warm pool of assembling processes
+    before the first is waited for; None: ``--no-assemble``, the notebooks only) and write the index
+    page; 0 when all went well."""
     from mlperf_report.analysis.jobs import Plan
     from mlperf_report.analysis.runner import summarize
 
@@ -140,14 +141,17 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
         return 1
     if build is None:
         return 0
-    from mlperf_report.assemble.document import report_pool
+    from mlperf_report.assemble.report_pools import RenewingPool
 
     by_job = {job.output: result for job, result in zip(combined.jobs, results)}  # the runner keeps plan order
     built = []
-    with report_pool(max(workers, 1)) as pool:
-        for number, report in enumerate(reports, 1):
+    with RenewingPool(workers) as pool:
+        started_reports = []  # every focus handed to the pool before the first is waited for
+        for report in reports:
             mine = sorted((by_job[job.output] for job in report.plan.jobs), key=lambda r: Path(r.notebook).stem != "summary")
-            written = tuple(build(report, mine, pool))
+            started_reports.append(build(report, mine, pool))
+        for number, (report, finish) in enumerate(zip(reports, started_reports), 1):
+            written = tuple(finish())
             built.append(FocusReport(report.focus, report.plan, report.config, written))
             print(f"focus {number}/{len(reports)} {report.focus.name or 'none'}: {len(written)} files", file=sys.stderr)
     index = write_index(built, Path(output_dir) / round_id)

@@ -14,6 +14,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from mlperf_report.core import paths
 from mlperf_report.core.atomic import write_text
@@ -53,9 +54,22 @@ def report_date(config) -> str:
 
 def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
                   languages: list[str] | None = None, focus_submitter: str | None = None,
-                  force: bool = False, focus_accelerator: str | None = None, pool=None) -> list[Path]:
-    """Render the narrative and assemble the reports of every language; return the files written
-    (``pool``: a batch's warm :func:`document.report_pool`, else one is started for this report)."""
+                  force: bool = False, focus_accelerator: str | None = None) -> list[Path]:
+    """Render the narrative and assemble the reports of every language; return the files written."""
+    return start_reports(plan, results, prices_file=prices_file, config_file=config_file, languages=languages,
+                         focus_submitter=focus_submitter, force=force, focus_accelerator=focus_accelerator)()
+
+
+def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
+                  languages: list[str] | None = None, focus_submitter: str | None = None,
+                  force: bool = False, focus_accelerator: str | None = None,
+                  pool=None) -> Callable[[], list[Path]]:
+    """Render the narrative of every language and hand the reports to ``pool`` (a batch's
+    :class:`report_pools.RenewingPool`) without waiting; the returned call waits for them, writes the stamp
+    and returns the files written. A batch starts every focus before it waits for the first, so its
+    assembling processes never idle while one language of a focus takes longer than the other or
+    the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
+    the returned call is made, in a pool of their own."""
     from mlperf_report.core.config import load_config
     from mlperf_report.suites import suite_for
 
@@ -75,9 +89,9 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     expected += [round_out / "report.html", round_out / "report.pdf"]
     if not force and stamp.exists() and stamp.read_text().strip() == digest and all(p.exists() for p in expected):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
-        return expected
+        return lambda: expected
 
-    from mlperf_report.assemble import document
+    from mlperf_report.assemble import document, report_pools
     from mlperf_report.core.prices import load_prices
     from mlperf_report.narrative.rendering import load_figures
 
@@ -92,11 +106,19 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                                                round_out, titles[lang], date,
                                                default_copy=i == 0))
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
-    reports = document.assemble_reports(requests, workers=min(plan.workers, len(requests)), pool=pool)
-    write_text(stamp, digest + "\n")
-    written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
-    print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    return written
+    if pool is None:
+        waiting = lambda: document.assemble_reports(requests, workers=min(plan.workers, len(requests)))  # noqa: E731
+    else:
+        waiting = report_pools.submit_reports(requests, pool)
+
+    def finish() -> list[Path]:
+        reports = waiting()
+        write_text(stamp, digest + "\n")
+        written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
+        print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        return written
+
+    return finish
 
 
 def report_headlines(folder: Path, config, round_id: str, *, catalogue=None, names: set[str] | None = None):

@@ -320,48 +320,17 @@ class ReportRequest:
                                cache_dir=self.cache_dir)
 
 
-#: Reports a pooled process assembles before a fresh one takes over: imports and fonts are paid once
-#: per few reports, while what WeasyPrint leaves behind never piles up (a process kept for all 22
-#: focuses of Inference v4.1 grew to 322 MB; a fresh one peaks near 230 MB).
-REPORTS_PER_PROCESS = 3
-
-
-def report_pool(workers: int):
-    """Processes that assemble reports, spawned (the caller may hold threads: kernels, zmq). A batch
-    of focuses keeps one pool for all of them, so a process imports WeasyPrint and nbconvert and reads
-    the fonts once for several reports, not once per report. Each process exits with the build, even
-    a killed one (``processes.worker_setup``), instead of printing on for nobody."""
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    from mlperf_report.core import processes
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               max_tasks_per_child=REPORTS_PER_PROCESS, initializer=processes.worker_setup,
-                               initargs=(os.getpid(),))
-
-
-def assemble_reports(requests: list[ReportRequest], *, workers: int = 2, pool=None) -> list[AssembledReport]:
+def assemble_reports(requests: list[ReportRequest], *, workers: int = 2) -> list[AssembledReport]:
     """Several languages at once, one process each (WeasyPrint is single-threaded Python: two
-    languages on two cores take the time of one), in ``pool`` when given (:func:`report_pool`).
-    Results in the order of ``requests``; the first error is raised after every request has
-    finished, and each language's files are all-or-nothing."""
-    if pool is None and (workers <= 1 or len(requests) <= 1):
+    languages on two cores take the time of one). Results in the order of ``requests``; the first
+    error is raised after every request has finished, and each language's files are all-or-nothing.
+    A batch hands its reports to :class:`report_pools.RenewingPool` instead."""
+    from mlperf_report.assemble import report_pools
+
+    if workers <= 1 or len(requests) <= 1:
         return [request.run() for request in requests]
-    if pool is None:
-        with report_pool(min(workers, len(requests))) as own:
-            return _run_in(own, requests)
-    return _run_in(pool, requests)
-
-
-def _run_in(pool, requests: list[ReportRequest]) -> list[AssembledReport]:
-    futures = [pool.submit(ReportRequest.run, request) for request in requests]
-    errors = [future.exception() for future in futures]
-    for error in errors:
-        if error is not None:
-            raise error
-    return [future.result() for future in futures]
+    with report_pools.report_pool(min(workers, len(requests))) as own:
+        return report_pools.submit_reports(requests, own)()
 
 
 def write_together(files: dict[Path, bytes]) -> None:
@@ -371,5 +340,5 @@ def write_together(files: dict[Path, bytes]) -> None:
             stack.enter_context(atomic_open(path, "wb")).write(data)
 
 
-__all__ = ["AssembledReport", "FontFace", "ReportRequest", "assemble_report", "assemble_reports", "report_pool",
-           "render_page", "render_pdf"]
+__all__ = ["AssembledReport", "FontFace", "ReportRequest", "assemble_report", "assemble_reports", "render_page",
+           "render_pdf"]

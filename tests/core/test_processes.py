@@ -66,7 +66,7 @@ def test_a_killed_build_s_assembling_processes_exit_with_it(tmp_path):
 
     from mlperf_report.core import paths
 
-    code = ("import time\nfrom mlperf_report.assemble import document\npool = document.report_pool(2)\n"
+    code = ("import time\nfrom mlperf_report.assemble import report_pools\npool = report_pools.RenewingPool(2)\n"
             "futures = [pool.submit(time.sleep, 30) for _ in range(2)]\nprint('started', flush=True)\ntime.sleep(60)\n")
     log = tmp_path / "build.log"
     build = subprocess.Popen([sys.executable, "-c", code], cwd=paths.ROOT, stdout=log.open("wb"))

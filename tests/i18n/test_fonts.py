@@ -39,4 +39,24 @@ def test_subset_keeps_the_characters_asked_for_and_is_small(tmp_path):
     assert all(ord(char) in cmap for char in CHINESE + "ResNet 0123456789")
     assert font["name"].getDebugName(1) == fonts.CJK_FAMILY
     assert fonts.subset_font(CHINESE, cache_dir=tmp_path) == data
-    assert len(list(tmp_path.iterdir())) == 1
+    assert len([p for p in tmp_path.iterdir() if not p.name.startswith("base-")]) == 1
+
+
+def test_a_subset_cut_from_the_cached_base_copy_is_the_same_font_byte_for_byte(tmp_path):
+    """Reports' subsets are cut from a base copy kept in the cache folder (speed only): the bytes are
+    those of a subset of the full font, for the CJK face and for DejaVu Sans; a character beyond the
+    base (a rare ideograph in a submitter's name) is still there, cut from the full font."""
+    text = CHINESE + " 效能 Llama 2 70B · Dell PowerEdge XE9680 ×8 — NVIDIA H100-SXM5-80GB"
+    assert set(text) <= set(fonts.base_characters())
+    latin = fonts.latin_font_paths()[400]
+    for path, face in ((None, None), (latin, None)):
+        direct = fonts.subset_font(text, path=path, face_index=face)  # no cache folder: the full font
+        from_base = fonts.subset_font(text, path=path, face_index=face, cache_dir=tmp_path / "a")
+        assert from_base == direct
+    assert [p.name.startswith("base-") for p in sorted((tmp_path / "a").iterdir())].count(True) == 2
+
+    rare = "齉"  # not in any catalogue
+    assert rare not in fonts.base_characters()
+    data = fonts.subset_font(CHINESE + rare, cache_dir=tmp_path / "b")
+    assert ord(rare) in TTFont(io.BytesIO(data)).getBestCmap()
+    assert not any(p.name.startswith("base-") for p in (tmp_path / "b").iterdir())

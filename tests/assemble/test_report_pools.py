@@ -1,0 +1,27 @@
+"""The batch's assembling processes: every report handed over is printed, however many are queued,
+and the processes are renewed as they go (a queue of reports once left a pool with no process)."""
+
+import os
+from concurrent.futures import wait
+
+from mlperf_report.assemble import report_pools
+
+
+def test_a_long_queue_of_reports_all_finish_in_renewed_processes():
+    with report_pools.RenewingPool(2, per_process=1) as pool:
+        futures = [pool.submit(os.getpid) for _ in range(7)]  # four pools: 2 + 2 + 2 + 1
+        done, waiting = wait(futures, timeout=120)
+    assert not waiting, "reports left waiting: the pool ran out of processes"
+    pids = {future.result() for future in futures}
+    assert len(pids) >= 4  # each pool's processes are new ones
+    assert os.getpid() not in pids
+
+
+def test_the_stdlib_pool_queue_that_hung_is_not_how_reports_are_renewed():
+    """``max_tasks_per_child`` on Python 3.11 can leave a pool with no process while reports wait
+    (CPython issue 115634): the report pool must not use it."""
+    pool = report_pools.report_pool(2)
+    try:
+        assert getattr(pool, "_max_tasks_per_child", None) is None
+    finally:
+        pool.shutdown()
