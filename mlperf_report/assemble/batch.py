@@ -34,11 +34,15 @@ def focus_dir(output_dir: Path, round_id: str, focus: Focus) -> Path:
     return Path(output_dir) / round_id / "focus" / slug(focus)
 
 
-def focuses(entrants: list[dict], each: str) -> list[Focus]:
+def focuses(entrants: list[dict], each: str, benchmarks: list[str] | None = None) -> list[Focus]:
     """The focuses ``--focus-each`` names: ``submitters``, ``accelerators`` (model names as the systems
-    JSON gives them), or a comma-separated list of submitters (``accelerator:NAME`` for an accelerator)."""
+    JSON gives them), or a comma-separated list of submitters (``accelerator:NAME`` for an accelerator).
+    With ``benchmarks`` (``--benchmarks``), only those with a result in one of them: a submitter of
+    another benchmark has nothing to report there (a row that names no benchmark always counts)."""
     from mlperf_report.analysis.style import name_order
 
+    if benchmarks:
+        entrants = [r for r in entrants if r.get("benchmark") is None or r["benchmark"] in benchmarks]
     if each == "submitters":
         names = sorted({r["submitter"] for r in entrants if r.get("submitter")}, key=name_order)
         return [Focus("submitter", n) for n in names]
@@ -73,7 +77,7 @@ def run_from_args(args, split) -> int:
         raise UserError("--focus-each builds one report per focus; leave out --focus and --focus-accelerator")
     config = load_config(args.config).with_overrides(round=args.round_id, languages=split(args.languages))
     entrants = suite_for(config.round).entrants(Path(args.data_dir).resolve(), config.round)
-    chosen = focuses(entrants, args.focus_each.strip())
+    chosen = focuses(entrants, args.focus_each.strip(), split(args.benchmarks))
     if not chosen:
         raise UserError(f"--focus-each {args.focus_each}: no result in {config.round} names one")
     reports = []

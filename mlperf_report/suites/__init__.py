@@ -55,8 +55,9 @@ class Suite(Protocol):
         """The ingest result as ``data/<round>/`` tables, each written atomically."""
 
     def entrants(self, data_dir: Path, round_id: str) -> list[dict]:
-        """``submitter`` and ``accelerator_model`` of each result the round's report counts (Training: scored;
-        Inference: valid), from ``data/<round>/``: the focuses ``report --focus-each`` builds."""
+        """``submitter``, ``accelerator_model`` and (optionally) ``benchmark`` of each result the round's
+        report counts (Training: scored; Inference: valid), from ``data/<round>/``: the focuses
+        ``report --focus-each`` builds (with ``--benchmarks``, of the rows naming one of them)."""
 
     def plan(self, config, request) -> Any:
         """The report's notebooks (``analysis.jobs.Plan``) for ``config`` (focus, round, languages)

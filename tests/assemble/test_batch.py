@@ -25,6 +25,26 @@ def test_the_focuses_of_a_round():
         Focus("submitter", "Dell"), Focus("accelerator", "H100"), Focus("none", "")]
     assert [batch.slug(f) for f in batch.focuses(entrants, "Dell,accelerator:TPU v5p,none")] == [
         "dell", "accelerator-tpu-v5p", "none"]
+    by_benchmark = [{**row, "benchmark": b} for row, b in zip(entrants, ["bert", "resnet", "bert", "ssd"])]
+    assert batch.focuses(by_benchmark, "submitters", ["bert"]) == [Focus("submitter", "Google"),
+                                                                    Focus("submitter", "NVIDIA")]
+    assert batch.focuses(by_benchmark, "accelerators", ["resnet", "ssd"]) == [Focus("accelerator", "H100")]
+
+
+def test_a_batch_of_some_benchmarks_takes_the_submitters_of_those(training_tables, tmp_path):
+    """``--focus-each submitters --benchmarks bert``: the submitters of BERT, not every submitter of the
+    round (Acme entered ResNet only and has nothing to report there; planning it stopped the batch)."""
+    out = tmp_path / "out"
+    done = _batch(training_tables, out, "--focus-each", "submitters", "--benchmarks", "bert", "--no-assemble")
+    assert done.returncode == 0, done.stderr[-2000:]
+    import csv
+
+    with (training_tables / "training-v1.0" / "results.csv").open(newline="", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["status"] == "ok"]
+    expected = {r["submitter"] for r in rows if r["benchmark"] == "bert"}
+    assert expected < {r["submitter"] for r in rows}  # some submitter of the round did not enter BERT
+    built = {p.name for p in (out / "training-v1.0" / "focus").iterdir()}
+    assert built == {batch.slug(Focus("submitter", name)) for name in expected}
 
 
 def _batch(data_dir, out, *extra):

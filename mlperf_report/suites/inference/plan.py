@@ -56,7 +56,8 @@ def scored_benchmarks(results_csv: Path, division: str, focus: Focus | None = No
                 continue
             benchmark = row.get("benchmark") or (mlperf_model(row["model"], rules) if rules else row["model"])
             mine = focus is not None and focus.matches(row["submitter"], row.get("accelerator_model"))
-            found.entrants.append({"submitter": row["submitter"], "accelerator_model": row.get("accelerator_model", "")})
+            found.entrants.append({"submitter": row["submitter"], "accelerator_model": row.get("accelerator_model", ""),
+                                   "benchmark": benchmark})
             found.focus_in_round |= mine
             listed = rules is None or benchmark in rules.models
             if row["division"] == "open":
