@@ -1,5 +1,6 @@
 """Tables for print: a long unbroken word in a cell (a framework given as a 40-digit commit hash) may
-wrap, so the table keeps to the page's width.
+wrap, so the table keeps to the page's width; a short Chinese word ("已計分", "加速器") may not, so a
+narrow column does not print it one character a line.
 
 WeasyPrint sizes an auto-layout table by its cells' longest unbreakable words; one such word pushed
 the results table of MLPerf Training v4.1's BERT past the right edge of the page, cutting off its
@@ -27,6 +28,13 @@ BREAK = "\u200b"
 _TABLE = re.compile(r"<table\b.*?</table\s*>", re.IGNORECASE | re.DOTALL)
 _TEXT = re.compile(r">([^<]+)<")
 _WORD = re.compile(r"[^\s&;]{%d,}" % LONG_WORD)  # never inside an entity such as &amp;
+#: A Chinese word kept on one line: a run of 2 to :data:`SHORT_CJK` CJK characters (ideographs, CJK
+#: and full-width punctuation) between non-CJK text. Chinese may break between any two characters,
+#: and WeasyPrint ignores ``word-break: keep-all``, so an auto-layout table gave a status column the
+#: width of one character. Longer runs (a heading such as "執行次數（收斂／找到／要求）") may break.
+SHORT_CJK = 6
+_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_SHORT_CJK_WORD = re.compile(r"(?<![%s])[%s]{2,%d}(?![%s])" % (_CJK, _CJK, SHORT_CJK, _CJK))
 
 
 def _chunked(word: re.Match) -> str:
@@ -39,6 +47,11 @@ def _chunked(word: re.Match) -> str:
 def breakable_words(html: str) -> str:
     """``html`` with a break opportunity every few characters of each long word in a table's text."""
     def in_table(table: re.Match) -> str:
-        return _TEXT.sub(lambda text: ">" + _WORD.sub(_chunked, text.group(1)) + "<", table.group(0))
+        return _TEXT.sub(lambda text: ">" + _printed_text(text.group(1)) + "<", table.group(0))
 
     return _TABLE.sub(in_table, html)
+
+
+def _printed_text(text: str) -> str:
+    text = _WORD.sub(_chunked, text)
+    return _SHORT_CJK_WORD.sub(lambda word: f'<span class="nobr">{word.group(0)}</span>', text)

@@ -38,3 +38,22 @@ def test_the_text_reads_the_same_without_the_breaks(text):
     assert printed.replace(BREAK, "") == html
     cell = re.search(r"<td>(.*)</td>", printed, re.S).group(1)
     assert all(len(run) < LONG_WORD for word in cell.split() for run in word.split(BREAK))  # nothing unbreakable
+
+
+def test_a_short_chinese_word_in_a_table_stays_on_one_line_and_a_long_one_may_break():
+    """WeasyPrint ignores ``word-break: keep-all``: a status column printed "已計分" one character a line."""
+    html = ("<p>已計分</p><table><thead><tr><th>加速器</th><th>執行次數（收斂／找到／要求）</th></tr></thead>"
+            "<tr><td>已計分</td><td>Dell 封閉 2 個</td><td>不完整：找到 1／10 次</td></tr></table>")
+    printed = print_tables.breakable_words(html)
+    assert printed.startswith("<p>已計分</p>")  # only tables
+    nobr = re.findall(r'<span class="nobr">([^<]*)</span>', printed)
+    assert nobr == ["加速器", "已計分", "封閉", "不完整：找到"]  # six characters at most
+    assert "執行次數（收斂／找到／要求）" in printed  # 14 characters: may break
+    assert re.sub(r'</?span[^>]*>', "", printed) == html
+
+
+@given(st.text(alphabet="已計分封閉加速器（）／： abc12", max_size=60))
+def test_the_cjk_text_reads_the_same_without_the_spans(text):
+    html = f"<table><tr><td>{text}</td></tr></table>"
+    printed = print_tables.breakable_words(html)
+    assert re.sub(r'</?span[^>]*>', "", printed).replace(BREAK, "") == html
