@@ -109,11 +109,11 @@ def _run_pooled(request: ReportRequest) -> AssembledReport:
 
 
 def _trim_heap() -> None:
-    """``malloc_trim(0)`` where the C library has it (glibc); nothing elsewhere."""
+    """``malloc_trim(0)`` where the C library has it (glibc, found among the process's own symbols:
+    no library search); nothing elsewhere."""
     import ctypes
-    import ctypes.util
 
     try:
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+        ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass
