@@ -291,5 +291,6 @@ def test_any_name_is_drawn_without_error(name, lang):
 
     data = pd.DataFrame([{"division": "closed", "submitter": name, "system_id": "s", "system_name": name,
                           "display_name": name, "score_min": 12.5, "benchmark": "resnet", "accelerators": 8}])
-    svg = outputs.chart_svg(charts.time_to_train, lang=lang, rows=1, data=data, focus=name, benchmark=name)
+    svg = outputs.chart_svg(charts.time_to_train, lang=lang, rows=1, data=data,
+                            colours=charts.result_colours(data, focus=name), benchmark=name)
     assert svg.startswith("<?xml")

@@ -1,5 +1,5 @@
-"""Chart parts every suite's charts share: log scales with plain tick numbers and readable, unique
-system labels."""
+"""Chart parts every suite's charts share: log scales with plain tick numbers, readable, unique
+system labels, and the key a result's colour is given by."""
 
 from __future__ import annotations
 
@@ -19,6 +19,29 @@ def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
                  for name, div in zip(names, data["division"].astype(str))]
     counts = pd.Series(names).value_counts()
     return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
+
+
+def result_keys(data: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """(division, submitter, system_id) of each row: one result of a benchmark (and scenario), and
+    the key its bar's colour is given by (``colours`` options, see ``analysis.paint``)."""
+    divisions = data["division"].astype(str) if "division" in data else [""] * len(data)
+    return list(zip(divisions, data["submitter"].astype(str), data["system_id"].astype(str)))
+
+
+def coloured_bars(ax, df: pd.DataFrame, x: str, colours: dict | None, default: str):
+    """One horizontal bar per row of ``df`` (y: its ``_label``), top to bottom, each in the colour
+    ``colours`` gives its result (:func:`result_keys`), else ``default``; returns the bars. One
+    series and no error bars: a bar is one result (seaborn would bootstrap a zero-width interval for
+    each and draw it)."""
+    import seaborn as sns
+
+    sns.barplot(data=df, x=x, y="_label", order=df["_label"].tolist(), color=default, orient="h", errorbar=None,
+                ax=ax, saturation=1.0)
+    bars = ax.containers[-1]
+    colours = colours or {}
+    for patch, key in zip(bars, result_keys(df)):
+        patch.set_facecolor(colours.get(key, default))
+    return bars
 
 
 def log_axes(ax, *, x: bool, values=None) -> None:

@@ -14,11 +14,18 @@ from mlperf_report.analysis import style
 
 def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: float | None = None, **options) -> str:
     """Draw one chart (``draw(ax=..., lang=..., **options)``) in the house style and return its SVG;
-    a chart drawn before from the same inputs is read back from the memo (``chart_memo``)."""
-    from mlperf_report.analysis import chart_memo
+    a chart drawn before from the same inputs is read back from the memo (``chart_memo``). A
+    ``colours`` option (key -> colour) is drawn as placeholders and painted afterwards (``paint``),
+    so the memo serves every focus whose chart differs only in colour."""
+    from mlperf_report.analysis import chart_memo, paint
     from mlperf_report.analysis.chart_text import chart_value
 
     options = {key: chart_value(value) for key, value in options.items()}  # submitters' text, drawable
+    colours = options.get("colours")
+    if colours is not None:  # keys name submitters and systems: drawable, as the frames' cells now are
+        colours = {chart_value(key): colour for key, colour in colours.items()}
+        neutral = paint.placeholders(colours)
+        options["colours"] = neutral
     key = chart_memo.chart_key(draw, lang=lang, rows=rows, height=height, options=options)
     svg = chart_memo.recall(key)
     if svg is None:
@@ -27,7 +34,7 @@ def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: flo
             draw(ax=fig.subplots(), lang=lang, **options)
             svg = style.to_svg(fig)
         chart_memo.keep(key, svg)
-    return svg
+    return svg if colours is None else paint.repaint(svg, neutral, colours)
 
 
 def show_chart(name: str, draw: Callable, *, languages: Iterable[str], rows: int | None = None,

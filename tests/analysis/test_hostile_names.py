@@ -38,8 +38,8 @@ def _frame() -> pd.DataFrame:
 
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])
 def test_hostile_names_draw_in_every_language(lang):
-    svg = outputs.chart_svg(charts.time_to_train, lang=lang, rows=4, data=_frame(), focus="MathCo",
-                            benchmark="resnet $x$")
+    svg = outputs.chart_svg(charts.time_to_train, lang=lang, rows=4, data=_frame(),
+                            colours=charts.result_colours(_frame(), focus="MathCo"), benchmark="resnet $x$")
     assert len(svg) < 400_000  # the 100 KB name is shortened for drawing (it made an 8 MB SVG)
 
 

@@ -140,6 +140,7 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, training
     a = context.load_benchmark(**{k: job.parameters[k] for k in ("round_id", "benchmark", "division", "focus_submitter",
                                                                   "focus_accelerator", "baseline_system", "data_dir", "prices_file", "config_file")})
     assert shared_figures.to_json(a.figures()) == text
-    svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored, focus=a.focus_keys,
-                               baseline=a.baseline_key, benchmark=a.title)
+    svg = nb_outputs.chart_svg(charts.time_to_train, lang="zh-Hant", rows=len(a.scored), data=a.scored,
+                               colours=charts.result_colours(a.scored, focus=a.focus_keys, baseline=a.baseline_key),
+                               benchmark=a.title)
     assert svg == tagged_outputs(nb)[("chart", "time_to_train", "zh-Hant")]["data"]["image/svg+xml"]

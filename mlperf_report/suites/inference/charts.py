@@ -1,6 +1,8 @@
 """The charts of an Inference model, in the seaborn way: ``data`` first, keyword-only options,
 ``ax=None``, return the Axes. The direction of better (higher throughput, lower latency) is said on
-the value axis; derived per-accelerator figures say that they are derived.
+the value axis; derived per-accelerator figures say that they are derived. The focus reaches a chart
+as ``colours`` (:func:`result_colours`, :func:`submitter_colours`), so a batch of focuses draws each
+chart once and paints every focus's colours on it (:mod:`mlperf_report.analysis.paint`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import pandas as pd
 import seaborn as sns
 
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import log_axes, system_labels
+from mlperf_report.analysis.axes import coloured_bars, log_axes, result_keys, system_labels
 from mlperf_report.core.config import Focus
 from mlperf_report.suites.inference.tables import as_focus, focus_rows, result_places
 from mlperf_report.i18n import formatting
@@ -18,7 +20,6 @@ from mlperf_report.i18n.labels import label
 from mlperf_report.suites.inference import models, power
 from mlperf_report.suites.inference.metrics import higher_is_better
 
-_COLORS = {"focus": style.FOCUS_COLOR, "other": style.OTHER_COLOR}
 #: Most bars a ranking shows (the best ones); the table beside it lists them all.
 MAX_BARS = 25
 #: Columns (a CJK character counts two) of one line of a bar's name; a name takes at most two lines,
@@ -37,10 +38,28 @@ def _note(ax, text: str):
     return ax
 
 
-def _labelled(df: pd.DataFrame, focus: Focus | str | None, lang: str) -> pd.DataFrame:
+def result_colours(data: pd.DataFrame, *, focus: Focus | str | None = None) -> dict:
+    """The colour of every result of ``data`` in the bar charts: the focus's, or everyone else's."""
+    if data.empty:
+        return {}
+    mine = focus_rows(data, focus)
+    return {key: style.FOCUS_COLOR if focused else style.OTHER_COLOR for key, focused in zip(result_keys(data), mine)}
+
+
+def submitter_colours(data: pd.DataFrame, *, focus: Focus | str | None = None) -> dict[str, str]:
+    """Each submitter's own colour (the focus submitter's highlighted) in the scatter charts."""
+    if data.empty:
+        return {}
+    return style.submitter_palette(data["submitter"].astype(str), focus=as_focus(focus).submitter)
+
+
+def _labelled(df: pd.DataFrame, lang: str) -> pd.DataFrame:
     shown = df.assign(display_name=df["system_name"].where(df["system_name"] != "", df["system_id"]))
-    group = ["focus" if mine else "other" for mine in focus_rows(shown, focus)]
-    return shown.assign(_label=system_labels(shown, lang), _group=group)
+    return shown.assign(_label=system_labels(shown, lang))
+
+
+def _palette(df: pd.DataFrame, colours: dict | None) -> dict[str, str]:
+    return {**submitter_colours(df), **(colours or {})}
 
 
 def short_name(text: str, columns: int = NAME_COLUMNS) -> str:
@@ -60,14 +79,12 @@ def compact_ticks(axis, lang: str) -> None:
     axis.set_major_formatter(ticker.FuncFormatter(lambda value, _: formatting.compact(value, lang)))
 
 
-def _bars(ax, df: pd.DataFrame, value: str, places: int, lang: str) -> None:
-    """Horizontal bars labelled with their values at ``places`` (the table's), names shortened."""
+def _bars(ax, df: pd.DataFrame, value: str, places: int, colours: dict | None, lang: str) -> None:
+    """Horizontal bars in their results' colours, labelled with their values at ``places`` (the
+    table's), names shortened."""
     order = df["_label"].tolist()
-    hue = [g for g in ("focus", "other") if (df["_group"] == g).any()]
-    sns.barplot(data=df, x=value, y="_label", hue="_group", order=order, hue_order=hue, palette=_COLORS,
-                dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
-    for container in ax.containers:
-        ax.bar_label(container, fmt=lambda v: formatting.fixed(v, places, lang), padding=2, fontsize=7)
+    bars = coloured_bars(ax, df, value, colours, style.OTHER_COLOR)
+    ax.bar_label(bars, fmt=lambda v: formatting.fixed(v, places, lang), padding=2, fontsize=7)
     ax.set_yticks(range(len(order)), [short_name(name) for name in order], fontsize=7, linespacing=0.95)
     compact_ticks(ax.xaxis, lang)
     ax.set_ylabel("")
@@ -87,13 +104,13 @@ def _scenario(scenario: str, lang: str) -> str:
     return label(f"inference.scenario.{scenario}", lang)
 
 
-def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None, lang: str = "en", ax=None):
+def ranking(data: pd.DataFrame, *, scenario: str, model: str, colours: dict | None = None, lang: str = "en", ax=None):
     """The primary metric of every valid result of one scenario, best first."""
     ax = _axes(ax)
     if data.empty:
         return _note(ax, label("empty", lang))
-    df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "result", result_places(data["result"], scenario), lang)
+    df = _labelled(data.head(MAX_BARS), lang)
+    _bars(ax, df, "result", result_places(data["result"], scenario), colours, lang)
     unit = str(df["unit"].iloc[0])
     _title(ax, label("inference.rank.title", lang, model=models.title(model, lang), scenario=_scenario(scenario, lang)))
     _xlabel(ax, label("inference.rank.x_higher" if higher_is_better(scenario) else "inference.rank.x_lower",
@@ -101,21 +118,21 @@ def ranking(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str
     return ax
 
 
-def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None, lang: str = "en",
+def per_accelerator(data: pd.DataFrame, *, scenario: str, model: str, colours: dict | None = None, lang: str = "en",
                     ax=None):
     """Derived: result ÷ accelerators, best first."""
     ax = _axes(ax)
     if data.empty:
         return _note(ax, label("empty", lang))
-    df = _labelled(data.head(MAX_BARS), focus, lang)
-    _bars(ax, df, "per_accelerator", formatting.places_for(data["per_accelerator"], 1), lang)
+    df = _labelled(data.head(MAX_BARS), lang)
+    _bars(ax, df, "per_accelerator", formatting.places_for(data["per_accelerator"], 1), colours, lang)
     _title(ax, label("inference.per_acc.title", lang, model=models.title(model, lang),
                      scenario=_scenario(scenario, lang)))
     _xlabel(ax, label("inference.per_acc.x", lang, unit=str(df["unit"].iloc[0])))
     return ax
 
 
-def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None,
+def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, colours: dict[str, str] | None = None,
                        lang: str = "en", ax=None):
     """Each valid result as a point: accelerator count against the result, by submitter."""
     ax = _axes(ax)
@@ -123,8 +140,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     if df.empty:
         return _note(ax, label("empty", lang))
     df = df.assign(accelerators=df["accelerators"].astype(float))
-    palette = style.submitter_palette(df["submitter"], focus=as_focus(focus).submitter)
-    sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=palette, ax=ax, s=30)
+    sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=_palette(df, colours), ax=ax, s=30)
     # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers; results compact (250K, 25萬)
     log_axes(ax, x=True, values=lambda value: formatting.compact(value, lang))
     ax.set_title(style.wrap_title(label("inference.scaling.title", lang, model=models.title(model, lang),
@@ -135,7 +151,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, focus: 
     return ax
 
 
-def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: Focus | str | None = None,
+def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, colours: dict | None = None,
                      measured: int = 0, lang: str = "en", ax=None):
     """The checker's power efficiency (throughput per watt, samples per joule for the streams) where
     power results were computed; otherwise says why there are none (``measured``: results with power)."""
@@ -145,22 +161,22 @@ def power_efficiency(data: pd.DataFrame, *, scenario: str, model: str, focus: Fo
     if data.empty:
         return _note(ax, label("inference.power.none", lang, count=measured))
     per_joule = [power.efficiency(scenario, r, p) for r, p in zip(data["result"], data["power_result"])]
-    df = _labelled(data.assign(per_joule=per_joule), focus, lang)
-    _bars(ax, df, "per_joule", formatting.places_for(df["per_joule"], 2), lang)
+    df = _labelled(data.assign(per_joule=per_joule), lang)
+    _bars(ax, df, "per_joule", formatting.places_for(df["per_joule"], 2), colours, lang)
     _xlabel(ax, label("inference.power.x", lang, unit=power.efficiency_unit(scenario, str(df["unit"].iloc[0]))))
     return ax
 
 
-def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous: str, focus: Focus | str | None = None,
-                     lang: str = "en", ax=None):
+def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous: str,
+                     colours: dict[str, str] | None = None, lang: str = "en", ax=None):
     """Best result per submitter and scenario in the previous round and this one."""
     ax = _axes(ax)
     if data.empty or data["round"].nunique() < 2:
         return _note(ax, label("inference.ror.none", lang, model=models.title(model, lang), previous=previous))
     data = data.assign(_current=data["round"] != previous).sort_values(["scenario", "_current"], kind="stable")
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
-    palette = style.submitter_palette(df["submitter"], focus=as_focus(focus).submitter)
-    sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=palette, ax=ax, size=5, jitter=False)
+    sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=_palette(df, colours), ax=ax, size=5,
+                  jitter=False)
     log_axes(ax, x=False, values=lambda value: formatting.compact(value, lang))
     ax.set_xlabel("")
     ax.set_ylabel("")

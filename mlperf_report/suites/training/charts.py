@@ -1,8 +1,11 @@
-"""The five charts of a benchmark, in the seaborn way: ``data`` first, keyword-only options,
+"""The charts of a benchmark, in the seaborn way: ``data`` first, keyword-only options,
 ``ax=None``, return the Axes; the caller owns the figure and saves it.
 
 Inputs are the frames ``metrics`` makes (one row per result or run, ``display_name`` set). Label text
 comes from ``labels`` in the requested language; colours from ``style`` (focus submitter highlighted).
+The charts whose shape does not depend on the focus take ``colours`` instead of the focus: a colour
+per result (:func:`result_colours`) or per submitter (:func:`submitter_colours`), so that a batch
+draws them once and paints each focus's colours on (:mod:`mlperf_report.analysis.paint`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import seaborn as sns
 
 from mlperf_report.i18n import formatting
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import log_axes, system_labels
+from mlperf_report.analysis.axes import coloured_bars, log_axes, result_keys, system_labels
 from mlperf_report.i18n.labels import label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
@@ -58,6 +61,24 @@ def _groups(data: pd.DataFrame, focus, baseline: tuple[str, str] | None) -> list
     return out
 
 
+def result_colours(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None) -> dict:
+    """The colour of every result of ``data``: the focus's, the baseline's, or everyone else's.
+    ``focus``: a submitter name, or the (submitter, system_id) keys of the focus results."""
+    if data.empty:
+        return {}
+    return {key: _GROUP_COLORS[group] for key, group in zip(result_keys(data), _groups(data, focus, baseline))}
+
+
+def submitter_colours(data: pd.DataFrame, *, focus: str | None = None) -> dict[str, str]:
+    """Each submitter's colour in the charts that give every submitter its own (``style``)."""
+    return style.submitter_palette(data["submitter"].astype(str), focus=focus) if len(data) else {}
+
+
+def _bars(ax, df: pd.DataFrame, x: str, colours, fmt) -> None:
+    """One bar per result in its colour, its value beside it."""
+    ax.bar_label(coloured_bars(ax, df, x, colours, style.OTHER_COLOR), fmt=fmt, padding=2, fontsize=7)
+
+
 def _empty(ax, lang: str):
     ax.text(0.5, 0.5, label("empty", lang), ha="center", va="center", transform=ax.transAxes)
     ax.set_xticks([])
@@ -65,11 +86,10 @@ def _empty(ax, lang: str):
     return ax
 
 
-def time_to_train(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | None = None,
-                  benchmark: str = "", lang: str = "en", ax=None):
+def time_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", lang: str = "en", ax=None):
     """Horizontal bars of every scored result, closed division above open, grouped in scale classes
     (same accelerator count, smallest first, each marked) and fastest first within a class.
-    ``focus``: the focus submitter, or the (submitter, system_id) keys of the focus results."""
+    ``colours``: :func:`result_colours` (unlisted results in the colour of everyone else)."""
     ax = _axes(ax)
     if data.empty:
         return _empty(ax, lang)
@@ -77,12 +97,8 @@ def time_to_train(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] |
     df = pd.concat([data[data["division"] == d].assign(_scale=data["accelerators"].astype("Float64").fillna(-1))
                     .sort_values(["_scale", "score_min", "submitter", "system_id"], kind="mergesort")
                     for d in divisions], ignore_index=True)
-    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, baseline))
-    hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
-    sns.barplot(data=df, x="score_min", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
-                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
-    for container in ax.containers:
-        ax.bar_label(container, fmt=_minutes, padding=2, fontsize=7)
+    df = df.assign(_label=system_labels(df, lang))
+    _bars(ax, df, "score_min", colours, _minutes)
     wide = df["score_min"].max() / df["score_min"].min() > WIDE_RANGE
     if wide:  # a 1,000-minute CPU run would flatten every other bar to nothing
         from matplotlib import ticker
@@ -126,15 +142,16 @@ def _scale_bands(ax, df: pd.DataFrame, lang: str) -> None:
         previous = key
 
 
-def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str | None = None, benchmark: str = "",
-            division: str = "closed", lang: str = "en", ax=None):
-    """Time to train against accelerator count, log-log, one colour per submitter, dashed ideal lines."""
+def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, colours: dict[str, str] | None = None,
+            benchmark: str = "", division: str = "closed", lang: str = "en", ax=None):
+    """Time to train against accelerator count, log-log, one colour per submitter (``colours``:
+    :func:`submitter_colours`), dashed ideal lines."""
     ax = _axes(ax)
     if data.empty:
         return _empty(ax, lang)
-    palette = style.submitter_palette(data["submitter"].astype(str), focus=focus)
+    palette = {**submitter_colours(data), **(colours or {})}
     df = data.assign(submitter=data["submitter"].astype(str), accelerators=data["accelerators"].astype(float))
-    hue_order = sorted(palette, key=style.name_order)
+    hue_order = sorted(set(df["submitter"]), key=style.name_order)
     markers = {name: _MARKERS[i % len(_MARKERS)] for i, name in enumerate(hue_order)}
     sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
                     style="submitter", style_order=hue_order, markers=markers, s=30, linewidth=0, ax=ax)
@@ -151,21 +168,29 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, focus: str
     return ax
 
 
-def perf_per_dollar(data: pd.DataFrame, *, focus=None, baseline_name: str = "", benchmark: str = "",
+def priced_rows(data: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a ``metrics.perf_per_dollar`` frame the perf/$ chart draws: those with a ratio."""
+    return data[data["ratio"].notna()] if "ratio" in data else data.iloc[0:0]
+
+
+def perf_per_dollar_colours(data: pd.DataFrame, *, focus=None) -> dict:
+    """:func:`result_colours` of the perf/$ chart: its baseline is the frame's ``is_baseline`` row."""
+    df = priced_rows(data)
+    baseline = df[df["is_baseline"].astype(bool)] if len(df) else df
+    base_key = (str(baseline["submitter"].iloc[0]), str(baseline["system_id"].iloc[0])) if len(baseline) else None
+    return result_colours(df, focus=focus, baseline=base_key)
+
+
+def perf_per_dollar(data: pd.DataFrame, *, colours: dict | None = None, baseline_name: str = "", benchmark: str = "",
                     lang: str = "en", ax=None):
-    """Bars of perf/$ relative to the baseline (1× line) for every system with a price, best first."""
+    """Bars of perf/$ relative to the baseline (1× line) for every system with a price, best first
+    (``colours``: :func:`perf_per_dollar_colours`)."""
     ax = _axes(ax)
-    df = data[data["ratio"].notna()] if "ratio" in data else data.iloc[0:0]
+    df = priced_rows(data)
     if df.empty:
         return _empty(ax, lang)
-    baseline = df[df["is_baseline"]]
-    base_key = (str(baseline["submitter"].iloc[0]), str(baseline["system_id"].iloc[0])) if len(baseline) else None
-    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, base_key), ratio=df["ratio"].astype(float))
-    hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (df["_group"] == g).any()]
-    sns.barplot(data=df, x="ratio", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
-                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
-    for container in ax.containers:
-        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
+    df = df.assign(_label=system_labels(df, lang), ratio=df["ratio"].astype(float))
+    _bars(ax, df, "ratio", colours, _ratio)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
     ax.set_title(label("perf_per_dollar.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=baseline_name))
@@ -211,18 +236,19 @@ def energy_rows(data: pd.DataFrame) -> pd.DataFrame:
     return df.assign(energy_mj=df["energy_j"].astype(float) / 1e6).sort_values("energy_mj", kind="stable")
 
 
-def energy_to_train(data: pd.DataFrame, *, focus=None, benchmark: str = "", lang: str = "en", ax=None):
-    """Bars of energy to train (megajoules) of every result with power measured, least first."""
+def _megajoules(value: float) -> str:
+    return formatting.fixed(value, 2)
+
+
+def energy_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", lang: str = "en", ax=None):
+    """Bars of energy to train (megajoules) of every result with power measured, least first
+    (``colours``: :func:`result_colours` of :func:`energy_rows`, no baseline)."""
     ax = _axes(ax)
     df = energy_rows(data)
     if df.empty:
         return _empty(ax, lang)
-    df = df.assign(_label=system_labels(df, lang), _group=_groups(df, focus, None))
-    hue_order = [g for g in (_FOCUS, _OTHER) if (df["_group"] == g).any()]
-    sns.barplot(data=df, x="energy_mj", y="_label", hue="_group", order=df["_label"].tolist(), hue_order=hue_order,
-                palette=_GROUP_COLORS, dodge=False, orient="h", legend=False, ax=ax, saturation=1.0)
-    for container in ax.containers:
-        ax.bar_label(container, fmt=lambda v: formatting.fixed(v, 2), padding=2, fontsize=7)
+    df = df.assign(_label=system_labels(df, lang))
+    _bars(ax, df, "energy_mj", colours, _megajoules)
     ax.set_title(label("energy_to_train.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("energy_to_train.x", lang))
     ax.set_ylabel("")
@@ -230,16 +256,17 @@ def energy_to_train(data: pd.DataFrame, *, focus=None, benchmark: str = "", lang
     return ax
 
 
-def round_over_round(data: pd.DataFrame, *, rounds: list[str], focus: str | None = None, benchmark: str = "",
-                     division: str = "closed", lang: str = "en", ax=None):
-    """Best time to train per submitter in each round (log y), one line per submitter."""
+def round_over_round(data: pd.DataFrame, *, rounds: list[str], colours: dict[str, str] | None = None,
+                     benchmark: str = "", division: str = "closed", lang: str = "en", ax=None):
+    """Best time to train per submitter in each round (log y), one line per submitter (``colours``:
+    :func:`submitter_colours`)."""
     ax = _axes(ax)
     if data.empty:
         return _empty(ax, lang)
     position = {r: i for i, r in enumerate(rounds)}
     df = data.assign(submitter=data["submitter"].astype(str), _x=data["round"].map(position).astype(float))
-    palette = style.submitter_palette(df["submitter"], focus=focus)
-    hue_order = sorted(palette, key=style.name_order)
+    palette = {**submitter_colours(df), **(colours or {})}
+    hue_order = sorted(set(df["submitter"]), key=style.name_order)
     sns.lineplot(data=df, x="_x", y="score_min", hue="submitter", hue_order=hue_order, palette=palette, marker="o",
                  markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
     ax.set_xticks(np.arange(len(rounds)), [r.replace("training-", "") for r in rounds])

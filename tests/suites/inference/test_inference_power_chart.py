@@ -2,6 +2,7 @@
 efficient first, and a note that says why when no power result could be computed."""
 
 import pandas as pd
+import matplotlib.colors as mcolors
 import pytest
 
 from mlperf_report.analysis import style
@@ -35,8 +36,10 @@ def test_streams_count_samples_per_joule():
 
 def test_bars_and_axis_say_what_is_derived(ax):
     data = inference_tables.with_power(rows("Server", [("Acme", 30000.0, "Tokens/s", 6000.0)]), "Server")
-    inference_charts.power_efficiency(data, scenario="Server", model="Llama 2 70B", focus="Acme", ax=ax)
+    inference_charts.power_efficiency(data, scenario="Server", model="Llama 2 70B",
+                                      colours=inference_charts.result_colours(data, focus="Acme"), ax=ax)
     assert [p.get_width() for p in ax.patches] == [5.0]
+    assert [mcolors.to_hex(p.get_facecolor()) for p in ax.patches] == [style.FOCUS_COLOR]
     assert ax.get_xlabel().startswith("Power efficiency, tokens/J (derived")
 
 

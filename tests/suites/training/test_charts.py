@@ -47,7 +47,8 @@ def bars(ax):
 
 def test_time_to_train_bars_in_scale_classes_divisions_apart_focus_highlighted(v10, ax):
     data = metrics.scored(v10, benchmark="bert")
-    charts.time_to_train(data, focus="Graphcore", baseline=("NVIDIA", "dgxa100_ngc21.05_pytorch"), benchmark="BERT", ax=ax)
+    charts.time_to_train(data, colours=charts.result_colours(data, focus="Graphcore", baseline=("NVIDIA", "dgxa100_ngc21.05_pytorch")),
+                         benchmark="BERT", ax=ax)
     got = bars(ax)
     assert [(name, round(w, 2)) for name, w, _ in got] == [   # smallest scale class first; open last
         ("NVIDIA DGX A100 640GB", 21.69), ("Graphcore IPU-POD16", 34.49),
@@ -62,7 +63,7 @@ def test_time_to_train_highlights_the_focus_results_by_key(v10, ax):
     """An accelerator focus highlights systems of several submitters, given as (submitter, system) keys."""
     data = metrics.scored(v10, benchmark="resnet")
     keys = {("Graphcore", "ipu-pod16-TF1"), ("Acme", "acme-box-4")}
-    charts.time_to_train(data, focus=keys, baseline=None, benchmark="ResNet", ax=ax)
+    charts.time_to_train(data, colours=charts.result_colours(data, focus=keys), benchmark="ResNet", ax=ax)
     colours = {name: c for name, _, c in bars(ax)}
     assert colours["Graphcore IPU-POD16"] == FOCUS and colours["Acme Box 4"] == FOCUS
     assert colours["Graphcore IPU-POD64"] == OTHER
@@ -78,7 +79,8 @@ def test_labels_tell_look_alike_systems_apart():
 def test_perf_per_dollar_bars_are_ratios_and_skip_unpriced(v10, ax):
     base = metrics.resolve_baseline(v10, benchmark="resnet", baseline=BASELINE, round_id="training-v1.0")
     perf = metrics.perf_per_dollar(v10, benchmark="resnet", baseline_row=base, catalogue=CATALOGUE, round_id="training-v1.0")
-    charts.perf_per_dollar(perf, focus="Graphcore", baseline_name="NVIDIA DGX A100 640GB", benchmark="ResNet-50", ax=ax)
+    charts.perf_per_dollar(perf, colours=charts.perf_per_dollar_colours(perf, focus="Graphcore"),
+                           baseline_name="NVIDIA DGX A100 640GB", benchmark="ResNet-50", ax=ax)
     got = bars(ax)
     assert [(n, round(w, 4), c) for n, w, c in got] == [("Graphcore IPU-POD16", 1.5502, FOCUS),
                                                         ("NVIDIA DGX A100 640GB", 1.0, BASE)]
@@ -88,7 +90,8 @@ def test_perf_per_dollar_bars_are_ratios_and_skip_unpriced(v10, ax):
 
 def test_scaling_is_log_log_with_ideal_lines(v10, ax):
     points = metrics.scaling_points(v10, benchmark="resnet")
-    charts.scaling(points, ideal=metrics.ideal_scaling(points), focus="Graphcore", benchmark="ResNet-50", ax=ax)
+    charts.scaling(points, ideal=metrics.ideal_scaling(points), colours=charts.submitter_colours(points, focus="Graphcore"),
+                   benchmark="ResNet-50", ax=ax)
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
     offsets = sorted(map(tuple, ax.collections[0].get_offsets().tolist()))
     assert offsets == sorted([(16, 37.12), (64, 14.48), (8, 28.77), (64, 4.5), (4, 80.0)])
@@ -113,7 +116,8 @@ def test_run_spread_marks_unconverged_runs(ax):
 def test_round_over_round_one_line_per_submitter(v10, ax):
     rounds = {"training-v0.7": frame(V07, "training-v0.7"), "training-v1.0": v10}
     bests = metrics.round_bests(rounds, benchmark="resnet")
-    charts.round_over_round(bests, rounds=list(rounds), focus="Graphcore", benchmark="ResNet-50", ax=ax)
+    charts.round_over_round(bests, rounds=list(rounds), colours=charts.submitter_colours(bests, focus="Graphcore"),
+                            benchmark="ResNet-50", ax=ax)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["v0.7", "v1.0"]
     palette = style.submitter_palette(["Acme", "Graphcore", "NVIDIA"], focus="Graphcore")
     by_colour = {mcolors.to_rgba(line.get_color()): line for line in ax.get_lines() if len(line.get_xdata())}
@@ -130,11 +134,14 @@ def test_empty_data_draws_a_note_not_an_error(ax):
 def test_svg_is_deterministic_undated_and_chinese_renders(v10):
     data = metrics.scored(v10, benchmark="resnet")
     lang = style.chart_language("zh-Hant")
-    first = outputs.chart_svg(charts.time_to_train, lang=lang, rows=len(data), data=data, focus="Graphcore", benchmark="ResNet")
-    second = outputs.chart_svg(charts.time_to_train, lang=lang, rows=len(data), data=data, focus="Graphcore", benchmark="ResNet")
+    first = outputs.chart_svg(charts.time_to_train, lang=lang, rows=len(data), data=data,
+                                colours=charts.result_colours(data, focus="Graphcore"), benchmark="ResNet")
+    second = outputs.chart_svg(charts.time_to_train, lang=lang, rows=len(data), data=data,
+                                colours=charts.result_colours(data, focus="Graphcore"), benchmark="ResNet")
     assert first == second
     assert "<dc:date>" not in first and "<text" not in first  # glyphs as paths: no font needed to view
-    assert first != outputs.chart_svg(charts.time_to_train, lang="en", rows=len(data), data=data, focus="Graphcore", benchmark="ResNet")
+    assert first != outputs.chart_svg(charts.time_to_train, lang="en", rows=len(data), data=data,
+                                colours=charts.result_colours(data, focus="Graphcore"), benchmark="ResNet")
 
 
 def test_energy_to_train_bars_only_results_with_power_least_first(ax):
@@ -146,7 +153,8 @@ def test_energy_to_train_bars_only_results_with_power_least_first(ax):
         {"division": "closed", "submitter": "Beta", "system_id": "c", "display_name": "Beta C", "score_min": 10.0,
          "energy_j": None},
     ])
-    charts.energy_to_train(data, focus="Dell", benchmark="Llama 2 70B-LoRA", lang="zh-Hant", ax=ax)
+    charts.energy_to_train(data, colours=charts.result_colours(charts.energy_rows(data), focus="Dell"),
+                           benchmark="Llama 2 70B-LoRA", lang="zh-Hant", ax=ax)
     widths = [round(p.get_width(), 2) for p in sorted(ax.patches, key=lambda p: p.get_y()) if p.get_width() > 0]
     assert widths == [9.0, 16.38]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["Acme B", "Dell A"]
