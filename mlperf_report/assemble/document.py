@@ -90,15 +90,21 @@ class _Face:
 
 
 def render_page(*, lang: str, title: str, round_title: str, date: str, sections: list[Section],
-                font_faces: tuple[FontFace, ...] = (), resources: dict | None = None) -> str:
+                font_faces: tuple[FontFace, ...] = (), resources: dict | None = None,
+                contents: list[Section] | None = None, appendix_pages: dict[str, str] | None = None) -> str:
     """The whole report page; section bodies are trusted HTML made by our own code. Fonts are
-    inline data: URIs, or, when ``resources`` is given (printing), moved there by name."""
+    inline data: URIs, or, when ``resources`` is given (printing), moved there by name.
+
+    ``contents``: the sections the cover's contents list (default ``sections``; empty: no cover and
+    no contents, as the printed appendix has). ``appendix_pages``: section id -> printed page of the
+    appendix sections listed in the contents but printed apart (``appendix_pdf``)."""
     from markupsafe import Markup
 
     template = _jinja().get_template("report.html.j2")
     return template.render(
         lang=lang, title=title, round_title=round_title, date=date, labels=labels_for(lang),
         sections=[Section(s.id, s.title, Markup(s.html), s.kind) for s in sections],
+        contents=sections if contents is None else contents, appendix_pages=appendix_pages or {},
         report_css=Markup((paths.TEMPLATES / "report.css").read_text(encoding="utf-8")),
         print_css=Markup((paths.TEMPLATES / "print.css").read_text(encoding="utf-8")),
         font_faces=[_face(face, resources) for face in font_faces],
@@ -238,9 +244,9 @@ def assemble_report(
     timings["sections"] = time.perf_counter() - started
     page_args = dict(lang=lang, title=title, round_title=round_title(round_id), date=date, sections=sections)
     mark = time.perf_counter()
-    resources: dict[str, tuple[bytes, str]] = {}
-    printed_sections, chart_labels = print_sections(sections, resources)
-    faces = page_fonts(render_page(**page_args), chart_labels, cache_dir)
+    own = PrintedPart.of([s for s in sections if s.kind != "appendix"])
+    appendix = PrintedPart.of([s for s in sections if s.kind == "appendix"])
+    faces = page_fonts(render_page(**page_args), own.chart_labels + appendix.chart_labels, cache_dir)
     timings["fonts"] = time.perf_counter() - mark
     # charts inline with their labels as text in the embedded faces (screen_svg): a third of the bytes
     html = screen_svg.inline_charts(render_page(**page_args, font_faces=faces))
@@ -252,8 +258,7 @@ def assemble_report(
     mark = time.perf_counter()
     pdf_bytes = None
     if pdf:
-        printed = render_page(**{**page_args, "sections": printed_sections}, font_faces=faces, resources=resources)
-        pdf_bytes, from_cache = cached_pdf(printed, resources, lang, cache_dir, pdf_renderer)
+        pdf_bytes, from_cache = print_report(page_args, own, appendix, faces, cache_dir, pdf_renderer)
         timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - mark
 
     html_path, pdf_path = Path(out_dir) / f"report.{lang}.html", Path(out_dir) / f"report.{lang}.pdf"
@@ -269,15 +274,54 @@ def assemble_report(
                            copies=tuple(copies), timings=timings)
 
 
+@dataclass(frozen=True)
+class PrintedPart:
+    """Sections made ready for WeasyPrint (``print_sections``), the charts they moved to
+    ``resources``, and those charts' label characters."""
+
+    sections: list[Section]
+    resources: dict[str, tuple[bytes, str]]
+    chart_labels: str
+
+    @classmethod
+    def of(cls, sections: list[Section]) -> "PrintedPart":
+        resources: dict[str, tuple[bytes, str]] = {}
+        printed, labels = print_sections(sections, resources)
+        return cls(printed, resources, labels)
+
+
+def print_report(page_args: dict, own: PrintedPart, appendix: PrintedPart, faces: tuple[FontFace, ...],
+                 cache_dir: Path | None, renderer: Callable[..., bytes]) -> tuple[bytes, bool]:
+    """The PDF: the report's own pages, then its appendix printed as a document of its own, which a
+    batch's focuses share through the cache (``appendix_pdf``); (pdf, own pages came from cache)."""
+    from mlperf_report.assemble import appendix_pdf
+
+    lang = page_args["lang"]
+    if not appendix.sections:
+        printed = render_page(**{**page_args, "sections": own.sections}, font_faces=faces, resources=own.resources)
+        return cached_pdf(printed, own.resources, lang, cache_dir, renderer)
+    # the appendix in font subsets of its own text: the same page, so one cached PDF, for every focus
+    appendix_args = {**page_args, "sections": appendix.sections, "contents": []}
+    appendix_faces = page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir)
+    printed_appendix = render_page(**appendix_args, font_faces=appendix_faces, resources=appendix.resources)
+    appendix_bytes, _ = cached_pdf(printed_appendix, appendix.resources, f"{lang}.appendix", cache_dir, renderer)
+    printed = render_page(**{**page_args, "sections": own.sections}, contents=[*own.sections, *appendix.sections],
+                          font_faces=faces, resources=own.resources,
+                          appendix_pages=appendix_pdf.section_pages(appendix_bytes))
+    own_bytes, from_cache = cached_pdf(printed, own.resources, lang, cache_dir, renderer)
+    return appendix_pdf.join(own_bytes, appendix_bytes), from_cache
+
+
 def report_sections(lang: str, notebooks: list[Path], narrative_html: str, notes_html: str) -> list:
-    """The report's sections in reading order: narrative, one per notebook, notes (when there are any)."""
+    """The report's sections in reading order: narrative, one per notebook, notes (when there are
+    any), and last the appendix (the closing exhibits)."""
     labels = labels_for(lang)
     sections = [fragment_section(narrative_html, "sec-highlights", labels["highlights"], "narrative")]
     for path in notebooks:
         sections.append(notebook_section(read_notebook(Path(path)), lang, Path(path).stem))
     if notes_html.strip():
         sections.append(fragment_section(notes_html, "sec-notes", labels["notes"], "notes"))
-    return sections
+    return [s for s in sections if s.kind != "appendix"] + [s for s in sections if s.kind == "appendix"]
 
 
 def round_title(round_id: str) -> str:

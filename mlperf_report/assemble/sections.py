@@ -53,6 +53,11 @@ _TABLE = re.compile(r"(<table\b.*?</table\s*>)", re.IGNORECASE | re.DOTALL)
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
+#: Kinds of the notebooks' sections that are not a benchmark's: the summary, and the closing exhibits,
+#: which go last as the report's appendix (printed once for a batch, see ``appendix_pdf``).
+SECTION_KINDS = {"summary": "summary", "exhibits": "appendix"}
+
+
 @dataclass(frozen=True)
 class Section:
     """One part of the report: its anchor, title (contents entry) and body HTML."""
@@ -195,7 +200,7 @@ def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section
     section_id = "sec-" + re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")
     body, _ = _exporter().from_notebook_node(shown, resources={"section_id": section_id})
     html = catalogue_note(nb, lang) + body.strip()
-    return Section(id=section_id, title=title, html=html, kind="summary" if stem == "summary" else "notebook")
+    return Section(id=section_id, title=title, html=html, kind=SECTION_KINDS.get(stem, "notebook"))
 
 
 def catalogue_note(nb: nbformat.NotebookNode, lang: str) -> str:
