@@ -73,3 +73,19 @@ def test_only_a_death_before_any_cell_counts(tmp_path):
     assert runner.kernel_died_before_first_cell(died, _notebook(tmp_path / "fresh.ipynb"))
     assert not runner.kernel_died_before_first_cell(died, _notebook(tmp_path / "ran.ipynb", executed=True))
     assert not runner.kernel_died_before_first_cell(ValueError("bad parameter"), tmp_path / "never-written.ipynb")
+
+
+def test_kernels_start_without_scipy_and_seaborn_still_imports(tmp_path):
+    """The kernel startup keeps SciPy out (seaborn's optional import of it was most of seaborn's);
+    seaborn must still import and draw with its own fallbacks."""
+    notebook = tmp_path / "in.ipynb"
+    cell = nbformat.v4.new_code_cell(
+        "import sys, seaborn\n"
+        "print(sys.modules.get('scipy'), seaborn.__name__, any(m.startswith('scipy.') for m in sys.modules))")
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), notebook)
+    job = NotebookJob(name="startup", notebook=notebook, output=tmp_path / "out.ipynb",
+                      figures=tmp_path / "startup.json", parameters={}, inputs=())
+    partial = tmp_path / "running.ipynb"
+    runner._papermill(job, partial, True, None)
+    outputs = nbformat.read(partial, as_version=4).cells[0].outputs
+    assert outputs[0]["text"].strip() == "None seaborn False"
