@@ -16,6 +16,7 @@ $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	$(PY) -m mlperf_report.i18n.fonts
 	@touch $(STAMP)
 
 system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils) when missing

@@ -122,10 +122,12 @@ def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tup
     """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML
     and the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text."""
     font_cache = cache_dir / "fonts" if cache_dir else None
-    faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache))]
+    base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
+    faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
+                                                                base_dir=base))]
     for weight, path in fonts.latin_font_paths().items():
         faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
-                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache)))
+                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base)))
     return tuple(faces)
 
 

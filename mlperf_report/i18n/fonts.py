@@ -93,15 +93,31 @@ _ALWAYS = "".join(chr(code) for code in range(0x20, 0x7F)) + "\u00a0–—‘’
 
 
 def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | None = None,
-                path: Path | None = None, face_index: int | None = None) -> bytes:
+                path: Path | None = None, face_index: int | None = None, base_dir: Path | None = None) -> bytes:
     """A font cut down to the characters of ``text`` (plus ASCII and common punctuation): by
     default the CJK face, or the font file ``path`` (e.g. from :func:`latin_font_paths`).
 
     ``flavor`` is ``"woff"`` for HTML ``@font-face`` (zlib: ~5x quicker to write than woff2 for a
     few percent more bytes) or None for a plain OpenType file. Results are cached by character
     set under ``cache_dir`` so an unchanged rebuild costs nothing (a cold CJK subset takes ~0.5 s;
-    cut from the base copy under ``cache_dir``, see :func:`_source_font`, ~0.15 s).
+    cut from the base copy in ``base_dir``, default ``cache_dir``, see :func:`_source_font`, ~0.15 s).
     """
+    path, face_index, drop = _face(path, face_index)
+    chars = "".join(sorted(set(text) | set(_ALWAYS)))
+    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|{chars}".encode()).hexdigest()[:20]
+    cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
+    if cached and cached.is_file():
+        return cached.read_bytes()
+    data = _subset(_source_font(path, face_index or 0, drop, chars, base_dir or cache_dir), chars, flavor, drop)
+    if cached:
+        from mlperf_report.core.atomic import write_bytes
+
+        write_bytes(cached, data)
+    return data
+
+
+def _face(path: Path | None, face_index: int | None) -> tuple[Path, int | None, list[str]]:
+    """The font file, face and tables to drop of a subset: the CJK face by default."""
     drop = ["FFTM"]  # FontForge timestamps (DejaVu): nothing to subset
     if path is None:
         path = require_cjk_font()
@@ -110,17 +126,7 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
         # (locl) and full/half widths: none applies to horizontal text in the TC face, and reading
         # them is 0.8 s of the 1.3 s a subset takes and half its size. Kerning (GPOS) stays.
         drop.append("GSUB")
-    chars = "".join(sorted(set(text) | set(_ALWAYS)))
-    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|{chars}".encode()).hexdigest()[:20]
-    cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
-    if cached and cached.is_file():
-        return cached.read_bytes()
-    data = _subset(_source_font(path, face_index or 0, drop, chars, cache_dir), chars, flavor, drop)
-    if cached:
-        from mlperf_report.core.atomic import write_bytes
-
-        write_bytes(cached, data)
-    return data
+    return path, face_index, drop
 
 
 def _subset(font, chars: str, flavor: str | None, drop: list[str]) -> bytes:
@@ -148,18 +154,45 @@ def _source_font(path: Path, face_index: int, drop: list[str], chars: str, cache
     full font's tables was most of each report's subset time."""
     from fontTools.ttLib import TTFont
 
-    base_chars = base_characters()
-    if cache_dir is None or not set(chars) <= set(base_chars):
+    if cache_dir is None or not set(chars) <= set(base_characters()):
         return TTFont(str(path), fontNumber=face_index, recalcTimestamp=False)  # same input, same bytes
+    base = _base_copy(path, face_index, drop, cache_dir)
+    return TTFont(io.BytesIO(base.read_bytes()), recalcTimestamp=False)
+
+
+def _base_copy(path: Path, face_index: int, drop: list[str], folder: Path) -> Path:
+    """The base copy of one face in ``folder``, cut from the full font the first time (~1.7 s for
+    Noto CJK). Named by the font file and :func:`base_characters`, so new words in a catalogue
+    make a new copy and an old one is never used for them."""
+    base_chars = base_characters()
     stat = path.stat()
     key = hashlib.sha256(f"{path}|{face_index}|{stat.st_size}|{stat.st_mtime_ns}|{drop}|{base_chars}".encode())
-    base = cache_dir / f"base-{path.stem}-{key.hexdigest()[:20]}.otf"
+    base = folder / f"base-{path.stem}-{key.hexdigest()[:20]}.otf"
     if not base.is_file():
+        from fontTools.ttLib import TTFont
+
         from mlperf_report.core.atomic import write_bytes
 
         full = TTFont(str(path), fontNumber=face_index, recalcTimestamp=False)
         write_bytes(base, _subset(full, base_chars, None, drop))
-    return TTFont(io.BytesIO(base.read_bytes()), recalcTimestamp=False)
+    return base
+
+
+def base_dir() -> Path:
+    """Where reports' base copies are kept: ``.cache/fonts``, apart from the assembly cache (what the
+    fonts are cut from belongs to the installation, not to one report; ``make venv`` makes them)."""
+    from mlperf_report.core import paths
+
+    return paths.CACHE / "fonts"
+
+
+def prepare_base_copies(folder: Path | None = None) -> list[Path]:
+    """Make the base copies of every face a report embeds (Noto CJK TC, DejaVu Sans regular and
+    bold) now, so the first report need not: ``make venv`` runs this once."""
+    folder = folder or base_dir()
+    faces = [_face(None, None)] if cjk_font_path() else []
+    faces += [_face(path, None) for path in latin_font_paths().values()]
+    return [_base_copy(path, face_index or 0, drop, folder) for path, face_index, drop in faces]
 
 
 @functools.cache
@@ -190,3 +223,13 @@ def latin_font_paths() -> dict[int, Path]:
     package = Path(importlib.util.find_spec("matplotlib").origin).parent
     folder = package / "mpl-data" / "fonts" / "ttf"
     return {400: folder / "DejaVuSans.ttf", 700: folder / "DejaVuSans-Bold.ttf"}
+
+
+if __name__ == "__main__":  # python -m mlperf_report.i18n.fonts: what `make venv` runs
+    import sys
+    import time
+
+    started = time.perf_counter()
+    made = prepare_base_copies()
+    print(f"fonts: {len(made)} base copies ready in {base_dir()} ({time.perf_counter() - started:.1f} s)",
+          file=sys.stderr)

@@ -60,3 +60,19 @@ def test_a_subset_cut_from_the_cached_base_copy_is_the_same_font_byte_for_byte(t
     data = fonts.subset_font(CHINESE + rare, cache_dir=tmp_path / "b")
     assert ord(rare) in TTFont(io.BytesIO(data)).getBestCmap()
     assert not any(p.name.startswith("base-") for p in (tmp_path / "b").iterdir())
+
+
+def test_the_base_copies_made_at_install_are_the_ones_reports_cut_from(tmp_path):
+    """`make venv` makes the base copies (``python -m mlperf_report.i18n.fonts``); a report's subsets
+    then come from them: no new copy is made, and the bytes are those of the full font's subset."""
+    made = fonts.prepare_base_copies(tmp_path / "base")
+    assert len(made) == 3 and all(p.is_file() for p in made)
+    stamps = {p: p.stat().st_mtime_ns for p in made}
+    latin = fonts.latin_font_paths()[700]
+    for path in (None, latin):
+        data = fonts.subset_font(CHINESE + " ResNet", path=path, cache_dir=tmp_path / "reports",
+                                 base_dir=tmp_path / "base")
+        assert data == fonts.subset_font(CHINESE + " ResNet", path=path)
+    assert sorted((tmp_path / "base").iterdir()) == sorted(made)
+    assert {p: p.stat().st_mtime_ns for p in made} == stamps
+    assert not any(p.name.startswith("base-") for p in (tmp_path / "reports").iterdir())
