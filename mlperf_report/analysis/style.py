@@ -107,7 +107,24 @@ def figure(rows: int | None = None, *, height: float | None = None):
 
 
 def to_svg(fig) -> str:
-    """The figure as SVG text, identical for identical content (no date, fixed ids)."""
+    """The figure as SVG text, identical for identical content (no date, fixed ids).
+
+    The layout runs here rather than inside ``savefig``: with a layout engine, ``savefig`` first
+    walks the whole figure once without drawing only to run the layout, then draws it. Running the
+    layout as that walk does (an SVG canvas measuring the text, the figure at the 72 dpi SVG is
+    measured at) and saving with no engine gives the same bytes for one walk fewer."""
+    import matplotlib as mpl
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        FigureCanvasSVG(fig)  # the figure's canvas from now on: text measured as the SVG writer does
+        dpi, fig.dpi = fig.dpi, 72
+        engine.execute(fig)
+        fig.dpi = dpi
+        # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
+        with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+            fig.set_layout_engine(None)
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()

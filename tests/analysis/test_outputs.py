@@ -32,3 +32,29 @@ def test_two_spellings_of_a_submitter_get_the_same_colours_in_every_process():
     palettes = {subprocess.run([sys.executable, "-c", code], cwd=paths.ROOT, capture_output=True, text=True, check=True,
                                env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(8)}
     assert len(palettes) == 1, palettes
+
+
+def test_a_chart_laid_out_before_saving_is_the_chart_savefig_lays_out():
+    """``style.to_svg`` runs the constrained layout itself and saves with no engine, sparing savefig
+    a walk of the figure; the bytes must be those of savefig's own layout, for Latin and CJK labels
+    and a legend outside the axes, or a matplotlib upgrade has changed how savefig measures."""
+    import io
+
+    from mlperf_report.analysis import style
+
+    def chart():
+        fig = style.figure(6)
+        ax = fig.subplots()
+        ax.barh(["Dell PowerEdge XE9680", "超微 SYS-821GE", "Acme"], [3.5, 12.25, 7.0], label="分鐘 minutes")
+        ax.set_title("Time to train · 訓練時間", loc="left")
+        ax.set_xlabel("minutes (lower is better)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        fig.suptitle("ResNet-50 v1.5")
+        return fig
+
+    with style.house_style("zh-Hant"):
+        ours = style.to_svg(chart())
+        theirs = io.StringIO()
+        chart().savefig(theirs, format="svg", metadata={"Date": None})
+    assert ours == theirs.getvalue()
+    assert "超微" in ours  # labels are in the comments matplotlib writes before their outlines
