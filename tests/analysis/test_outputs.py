@@ -58,3 +58,20 @@ def test_a_chart_laid_out_before_saving_is_the_chart_savefig_lays_out():
         chart().savefig(theirs, format="svg", metadata={"Date": None})
     assert ours == theirs.getvalue()
     assert "超微" in ours  # labels are in the comments matplotlib writes before their outlines
+
+
+def test_seaborn_leaves_the_axis_labels_to_the_chart():
+    """Around a seaborn call the labels hold a placeholder (so seaborn neither names the axes after
+    columns nor lays out the ticks to decide), and come back empty, never as a column's name."""
+    import seaborn as sns
+
+    from mlperf_report.analysis import style
+    from mlperf_report.analysis.axes import labels_of_our_own
+
+    rows = pd.DataFrame({"minutes": [3.0, 5.0], "system": ["A", "B"]})
+    with style.house_style("en"):
+        ax = style.figure(2).subplots()
+        with labels_of_our_own(ax):
+            sns.barplot(data=rows, x="minutes", y="system", orient="h", ax=ax)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("", "")
+    assert ax.xaxis.label.get_visible() and ax.yaxis.label.get_visible()

@@ -12,7 +12,7 @@ import pandas as pd
 import seaborn as sns
 
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import coloured_bars, log_axes, result_keys, system_labels
+from mlperf_report.analysis.axes import coloured_bars, labels_of_our_own, log_axes, result_keys, system_labels
 from mlperf_report.core.config import Focus
 from mlperf_report.suites.inference.tables import as_focus, focus_rows, result_places
 from mlperf_report.i18n import formatting
@@ -140,7 +140,9 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, colours
     if df.empty:
         return _note(ax, label("empty", lang))
     df = df.assign(accelerators=df["accelerators"].astype(float))
-    sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=_palette(df, colours), ax=ax, s=30)
+    with labels_of_our_own(ax):
+        sns.scatterplot(data=df, x="accelerators", y="result", hue="submitter", palette=_palette(df, colours), ax=ax,
+                        s=30)
     # plain tick numbers (8, 16; 2, 5, 10), never mathtext powers; results compact (250K, 25萬)
     log_axes(ax, x=True, values=lambda value: formatting.compact(value, lang))
     ax.set_title(style.wrap_title(label("inference.scaling.title", lang, model=models.title(model, lang),
@@ -175,8 +177,9 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
         return _note(ax, label("inference.ror.none", lang, model=models.title(model, lang), previous=previous))
     data = data.assign(_current=data["round"] != previous).sort_values(["scenario", "_current"], kind="stable")
     df = data.assign(_x=[f"{_scenario(s, lang)}\n{r}" for s, r in zip(data["scenario"], data["round"])])
-    sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=_palette(df, colours), ax=ax, size=5,
-                  jitter=False)
+    with labels_of_our_own(ax):
+        sns.stripplot(data=df, x="_x", y="result", hue="submitter", palette=_palette(df, colours), ax=ax, size=5,
+                      jitter=False)
     log_axes(ax, x=False, values=lambda value: formatting.compact(value, lang))
     ax.set_xlabel("")
     ax.set_ylabel("")

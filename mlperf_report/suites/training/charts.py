@@ -17,7 +17,7 @@ import seaborn as sns
 
 from mlperf_report.i18n import formatting
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import coloured_bars, log_axes, result_keys, system_labels
+from mlperf_report.analysis.axes import coloured_bars, labels_of_our_own, log_axes, result_keys, system_labels
 from mlperf_report.i18n.labels import label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
@@ -153,8 +153,10 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, colours: d
     df = data.assign(submitter=data["submitter"].astype(str), accelerators=data["accelerators"].astype(float))
     hue_order = sorted(set(df["submitter"]), key=style.name_order)
     markers = {name: _MARKERS[i % len(_MARKERS)] for i, name in enumerate(hue_order)}
-    sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
-                    style="submitter", style_order=hue_order, markers=markers, s=30, linewidth=0, ax=ax)
+    with labels_of_our_own(ax):
+        sns.scatterplot(data=df, x="accelerators", y="score_min", hue="submitter", hue_order=hue_order,
+                        palette=palette, style="submitter", style_order=hue_order, markers=markers, s=30,
+                        linewidth=0, ax=ax)
     if ideal is not None and not ideal.empty:
         for submitter, line in ideal.groupby("submitter", sort=True):
             ax.plot(line["accelerators"], line["minutes"], linestyle="--", linewidth=0.9,
@@ -211,11 +213,12 @@ def run_spread(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | No
                     on=["division", "submitter", "system_id"])
     order = systems["_label"].tolist()
     converged = df[df["converged"]]
-    sns.boxplot(data=converged, x="time_to_train_min", y="_label", order=order, color="white", linecolor="0.45",
-                showfliers=False, width=0.6, linewidth=0.8, ax=ax)
     hue_order = [g for g in (_FOCUS, _BASELINE, _OTHER) if (systems["_group"] == g).any()]
-    sns.stripplot(data=converged, x="time_to_train_min", y="_label", order=order, hue="_group", hue_order=hue_order,
-                  palette=_GROUP_COLORS, jitter=False, size=4, legend=False, ax=ax)
+    with labels_of_our_own(ax):
+        sns.boxplot(data=converged, x="time_to_train_min", y="_label", order=order, color="white", linecolor="0.45",
+                    showfliers=False, width=0.6, linewidth=0.8, ax=ax)
+        sns.stripplot(data=converged, x="time_to_train_min", y="_label", order=order, hue="_group",
+                      hue_order=hue_order, palette=_GROUP_COLORS, jitter=False, size=4, legend=False, ax=ax)
     failed = df[~df["converged"]]
     if len(failed):
         positions = {name: i for i, name in enumerate(order)}
@@ -267,8 +270,9 @@ def round_over_round(data: pd.DataFrame, *, rounds: list[str], colours: dict[str
     df = data.assign(submitter=data["submitter"].astype(str), _x=data["round"].map(position).astype(float))
     palette = {**submitter_colours(df), **(colours or {})}
     hue_order = sorted(set(df["submitter"]), key=style.name_order)
-    sns.lineplot(data=df, x="_x", y="score_min", hue="submitter", hue_order=hue_order, palette=palette, marker="o",
-                 markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
+    with labels_of_our_own(ax):
+        sns.lineplot(data=df, x="_x", y="score_min", hue="submitter", hue_order=hue_order, palette=palette,
+                     marker="o", markersize=5, linewidth=1.2, estimator=None, sort=True, ax=ax)
     ax.set_xticks(np.arange(len(rounds)), [r.replace("training-", "") for r in rounds])
     ax.set_xlim(-0.3, len(rounds) - 0.7)
     log_axes(ax, x=False)
@@ -285,8 +289,9 @@ def perf_per_dollar_summary(data: pd.DataFrame, *, focus: str | None = None, lan
     if data.empty:
         return _empty(ax, lang)
     df = data.assign(_label=[f"{m}: {n}" for m, n in zip(data["benchmark_model"], data["display_name"])])
-    sns.barplot(data=df, x="ratio", y="_label", order=df["_label"].tolist(), color=style.FOCUS_COLOR, orient="h",
-                ax=ax, saturation=1.0)
+    with labels_of_our_own(ax):
+        sns.barplot(data=df, x="ratio", y="_label", order=df["_label"].tolist(), color=style.FOCUS_COLOR,
+                    orient="h", ax=ax, saturation=1.0)
     for container in ax.containers:
         ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
