@@ -23,15 +23,9 @@ REPLACEMENT = "\ufffd"
 @functools.cache
 def drawable() -> frozenset[int]:
     """Code points the chart fonts (DejaVu Sans, plus Noto Sans CJK TC when installed) can draw."""
-    from fontTools.ttLib import TTFont
-
     from mlperf_report.i18n import fonts
 
-    codes = set(TTFont(str(fonts.latin_font_paths()[400]), lazy=True).getBestCmap())
-    cjk = fonts.cjk_font_path()
-    if cjk is not None:
-        codes |= set(TTFont(str(cjk), fontNumber=fonts.cjk_face_index(cjk), lazy=True).getBestCmap())
-    return frozenset(codes)
+    return fonts.chart_code_points()
 
 
 @functools.lru_cache(maxsize=65536)

@@ -73,6 +73,22 @@ def test_the_base_copies_made_at_install_are_the_ones_reports_cut_from(tmp_path)
         data = fonts.subset_font(CHINESE + " ResNet", path=path, cache_dir=tmp_path / "reports",
                                  base_dir=tmp_path / "base")
         assert data == fonts.subset_font(CHINESE + " ResNet", path=path)
-    assert sorted((tmp_path / "base").iterdir()) == sorted(made)
+    assert sorted((tmp_path / "base").glob("base-*")) == sorted(made)
+    assert len(list((tmp_path / "base").glob("drawable-*.txt"))) == 1  # what charts can draw, read once
     assert {p: p.stat().st_mtime_ns for p in made} == stamps
     assert not any(p.name.startswith("base-") for p in (tmp_path / "reports").iterdir())
+
+
+def test_what_charts_can_draw_read_back_from_the_cache_is_the_fonts_character_map(tmp_path):
+    """The code points kept as ranges are exactly the fonts' own: Latin, CJK, and not a private-use
+    character or a gap between ranges."""
+    from fontTools.ttLib import TTFont
+
+    first = fonts.chart_code_points(tmp_path)
+    assert len(list(tmp_path.glob("drawable-*.txt"))) == 1
+    again = fonts.chart_code_points(tmp_path)  # from the file
+    expected = set(TTFont(str(fonts.latin_font_paths()[400]), lazy=True).getBestCmap())
+    cjk = fonts.cjk_font_path()
+    expected |= set(TTFont(str(cjk), fontNumber=fonts.cjk_face_index(cjk), lazy=True).getBestCmap())
+    assert first == again == frozenset(expected)
+    assert {ord("A"), ord("訓"), ord("é")} <= again and 0xE000 not in again
