@@ -129,6 +129,15 @@ def _face(path: Path | None, face_index: int | None) -> tuple[Path, int | None, 
     return path, face_index, drop
 
 
+def _open(source, face_index: int = 0):
+    """A font to subset, opened as ``pyftsubset`` opens it: the bounds in its summary tables (head,
+    hhea, vhea) are kept, not recomputed from every glyph's outline at saving, which was half of a
+    CJK subset's time (0.36 -> 0.18 s). The kept bounds are the full font's, so they still hold."""
+    from fontTools.ttLib import TTFont
+
+    return TTFont(source, fontNumber=face_index, recalcTimestamp=False, recalcBBoxes=False)
+
+
 def _subset(font, chars: str, flavor: str | None, drop: list[str]) -> bytes:
     from fontTools import subset
 
@@ -152,12 +161,10 @@ def _source_font(path: Path, face_index: int, drop: list[str], chars: str, cache
     and kept there. Subsetting keeps the source's glyph order and tables, so both give the same bytes
     (a test checks); the copy is a few hundred glyphs where Noto CJK has 65,000, and reading the
     full font's tables was most of each report's subset time."""
-    from fontTools.ttLib import TTFont
-
     if cache_dir is None or not set(chars) <= set(base_characters()):
-        return TTFont(str(path), fontNumber=face_index, recalcTimestamp=False)  # same input, same bytes
+        return _open(str(path), face_index)  # same input, same bytes
     base = _base_copy(path, face_index, drop, cache_dir)
-    return TTFont(io.BytesIO(base.read_bytes()), recalcTimestamp=False)
+    return _open(io.BytesIO(base.read_bytes()))
 
 
 def _base_copy(path: Path, face_index: int, drop: list[str], folder: Path) -> Path:
@@ -166,15 +173,12 @@ def _base_copy(path: Path, face_index: int, drop: list[str], folder: Path) -> Pa
     make a new copy and an old one is never used for them."""
     base_chars = base_characters()
     stat = path.stat()
-    key = hashlib.sha256(f"{path}|{face_index}|{stat.st_size}|{stat.st_mtime_ns}|{drop}|{base_chars}".encode())
+    key = hashlib.sha256(f"{path}|{face_index}|{stat.st_size}|{stat.st_mtime_ns}|{drop}|bounds kept|{base_chars}".encode())
     base = folder / f"base-{path.stem}-{key.hexdigest()[:20]}.otf"
     if not base.is_file():
-        from fontTools.ttLib import TTFont
-
         from mlperf_report.core.atomic import write_bytes
 
-        full = TTFont(str(path), fontNumber=face_index, recalcTimestamp=False)
-        write_bytes(base, _subset(full, base_chars, None, drop))
+        write_bytes(base, _subset(_open(str(path), face_index), base_chars, None, drop))
     return base
 
 
