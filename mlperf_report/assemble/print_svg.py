@@ -16,6 +16,8 @@ import base64
 import re
 from html import unescape
 
+from mlperf_report.assemble import svg_tree
+
 #: Fonts of matplotlib's glyph ids (``DejaVuSans-Bold-42``) that the PDF can set as text.
 LATIN_FAMILY = "DejaVu Sans"
 CJK_FAMILY = "Noto Sans CJK TC"
@@ -113,7 +115,7 @@ def charts_for_print(html: str, resources: dict[str, tuple[bytes, str]]) -> tupl
         svg = drop_definitions(svg, set())
         characters.update("".join(labels))
         name = f"chart-{len(resources)}"
-        resources[name] = (svg.encode("utf-8"), "image/svg+xml")
+        resources[name] = (svg_tree.lighter(svg.encode("utf-8")), "image/svg+xml")
         return f"{match.group(1)}{SCHEME}{name}{match.group(3)}"
 
     return _SVG_IMG.sub(rewrite, html), "".join(sorted(characters))
