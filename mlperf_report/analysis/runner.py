@@ -143,11 +143,13 @@ def check_parameters(jobs: tuple[NotebookJob, ...] | list[NotebookJob]) -> None:
         raise UserError("notebook parameters do not match what build.py passes:\n  " + "\n  ".join(problems))
 
 
-def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) -> list[NotebookResult]:
+def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None,
+                  when_running: Callable[[], None] | None = None) -> list[NotebookResult]:
     """Execute the plan's out-of-date notebooks in parallel; results in plan order.
 
     One failing notebook does not stop the others. ``progress`` gets one line per state change
-    (default: printed to stderr).
+    (default: printed to stderr). ``when_running`` is called once, before the first notebook starts,
+    when any has to run (a build starts its assembling processes then, see ``report_pools.warm_pool``).
     """
     say = _serialized(progress or _print_line)
     results: dict[Path, NotebookResult] = {}  # by executed notebook: a batch has one "bert" per focus
@@ -164,6 +166,8 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None) 
         check_parameters([job for job, *_ in pending])
         for job, _, reason in pending:
             say(f"  {job.name:<12} queued ({reason})")
+        if when_running is not None:
+            when_running()
         results.update({r.notebook: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
     return [results[job.output] for job in plan.jobs]
 

@@ -177,7 +177,8 @@ def fetched_urls(html: str) -> list[str]:
 
 
 @functools.cache
-def _exporter():
+def exporter():
+    """nbconvert's HTML exporter with the report's template, made once per process."""
     from nbconvert import HTMLExporter
 
     exporter = HTMLExporter(
@@ -198,7 +199,7 @@ def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section
     shown = report_notebook(nb, lang)
     title = section_title(nb, stem, lang, take_title_cell(shown))
     section_id = "sec-" + re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")
-    body, _ = _exporter().from_notebook_node(shown, resources={"section_id": section_id})
+    body, _ = exporter().from_notebook_node(shown, resources={"section_id": section_id})
     html = catalogue_note(nb, lang) + body.strip()
     return Section(id=section_id, title=title, html=html, kind=SECTION_KINDS.get(stem, "notebook"))
 

@@ -7,6 +7,7 @@ Python API: :func:`make_plan` → :func:`run_notebooks` → ``list[NotebookResul
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -68,20 +69,31 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     plan = plan_from_args(args)
     print(f"report {plan.round_id}: {len(plan.jobs)} notebooks, {plan.workers} at a time", file=sys.stderr)
-    results = run_notebooks(plan)
-    status = summarize(results, time.perf_counter() - started)
-    if status or getattr(args, "no_assemble", False):
-        if status:
-            print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
-        return status
-    from mlperf_report.assemble.build import build_reports
+    with contextlib.ExitStack() as stack:
+        assemblers = []  # started with the notebooks, when any runs: see report_pools.warm_pool
 
-    ordered = sorted(results, key=lambda r: r.name != "summary")  # the round at a glance first
-    written = build_reports(plan, ordered, prices_file=args.prices, config_file=args.config,
-                            languages=split_list(getattr(args, "languages", None)),
-                            focus_submitter=getattr(args, "focus_submitter", None), force=args.force,
-                            focus_accelerator=accelerator_override(getattr(args, "focus_submitter", None),
-                                                                    getattr(args, "focus_accelerator", None)))
+        def start_assemblers() -> None:
+            count = min(plan.workers, len(plan.jobs[0].parameters.get("languages") or ()))
+            if count > 1 and not getattr(args, "no_assemble", False):
+                from mlperf_report.assemble import report_pools
+
+                assemblers.append(stack.enter_context(report_pools.warm_pool(count)))
+
+        results = run_notebooks(plan, when_running=start_assemblers)
+        status = summarize(results, time.perf_counter() - started)
+        if status or getattr(args, "no_assemble", False):
+            if status:
+                print("reports: not assembled (a notebook failed); the previous reports are kept", file=sys.stderr)
+            return status
+        from mlperf_report.assemble.build import start_reports
+
+        ordered = sorted(results, key=lambda r: r.name != "summary")  # the round at a glance first
+        written = start_reports(plan, ordered, prices_file=args.prices, config_file=args.config,
+                                languages=split_list(getattr(args, "languages", None)),
+                                focus_submitter=getattr(args, "focus_submitter", None), force=args.force,
+                                focus_accelerator=accelerator_override(getattr(args, "focus_submitter", None),
+                                                                        getattr(args, "focus_accelerator", None)),
+                                pool=assemblers[0] if assemblers else None)()
     print(f"done in {time.perf_counter() - started:.1f} s; reports in {plan.output_dir / plan.round_id}:", file=sys.stderr)
     for path in written:
         print(f"  {path}")

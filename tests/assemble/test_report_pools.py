@@ -25,3 +25,13 @@ def test_the_stdlib_pool_queue_that_hung_is_not_how_reports_are_renewed():
         assert getattr(pool, "_max_tasks_per_child", None) is None
     finally:
         pool.shutdown()
+
+
+def test_a_warm_pool_has_every_process_ready_before_the_first_report():
+    """Started while the notebooks run, each process has already imported WeasyPrint and nbconvert
+    and made the exporter: the first report does not wait for that."""
+    with report_pools.warm_pool(2) as pool:
+        ready = [pool.submit(eval, "(__import__('os').getpid(), 'weasyprint' in __import__('sys').modules, "
+                                   "__import__('mlperf_report.assemble.sections', fromlist=['x'])"
+                                   ".exporter.cache_info().currsize)").result() for _ in range(4)]
+    assert {(imported, exporters) for _, imported, exporters in ready} == {(True, 1)}

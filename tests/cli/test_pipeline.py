@@ -124,14 +124,19 @@ def test_failing_notebook_is_named_others_run_and_a_fixed_rerun_is_then_a_no_op(
 
     write_tree(fresh_training_tables)  # fixed: only the failed notebook runs again
     lines.clear()
-    again = pipeline.run_notebooks(plan, progress=lines.append)
+    started = []  # the build starts its assembling processes then (report_pools.warm_pool)
+    again = pipeline.run_notebooks(plan, progress=lines.append, when_running=lambda: started.append(len(lines)))
     assert [r.status for r in again] == ["ok", "cached", "cached"]
+    assert started and "running" not in " ".join(lines[:started[0]]) and len(started) == 1
     assert any(line.split() == ["resnet", "queued", "(no", "stamp", "from", "a", "finished", "run)"] for line in lines)
     with (fresh_training_tables / "training-v1.0" / "runs.csv").open("a") as handle:
         handle.write("\n")
     resnet_job = plan.jobs[0]
     assert stamps.stale_reason(resnet_job, stamps.input_digests(resnet_job)).endswith("training-v1.0/runs.csv")
     write_tree(fresh_training_tables)
+    assert [r.status for r in pipeline.run_notebooks(plan, progress=lines.append, when_running=lambda: started.append(0))
+            ] == ["cached"] * 3
+    assert len(started) == 1  # nothing ran: no assembling process started either
 
     cli = subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
                           "--languages", "en", "--data-dir", str(fresh_training_tables), "--output-dir", str(out), "--no-assemble"],
