@@ -99,17 +99,19 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
     catalogue = load_prices(prices_file)
     notebooks = tuple(r.notebook for r in results)
-    requests = []
+    requests, submitted = [], []
+    print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
     for i, lang in enumerate(langs):
         rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
         requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
                                                round_out, titles[lang], date,
                                                default_copy=i == 0))
-    print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
+        if pool is not None:  # printing starts while the next language's narrative is rendered
+            submitted.append(report_pools.submit_reports(requests[-1:], pool))
     if pool is None:
         waiting = lambda: document.assemble_reports(requests, workers=min(plan.workers, len(requests)))  # noqa: E731
     else:
-        waiting = report_pools.submit_reports(requests, pool)
+        waiting = lambda: [report for wait in submitted for report in wait()]  # noqa: E731
 
     def finish() -> list[Path]:
         reports = waiting()
