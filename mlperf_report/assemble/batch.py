@@ -96,7 +96,8 @@ def run_from_args(args, split) -> int:
         return start_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
                              languages=split(args.languages), force=args.force,
                              focus_submitter=report.config.focus_submitter,
-                             focus_accelerator=report.config.focus_accelerator, pool=pool)
+                             focus_accelerator=report.config.focus_accelerator, pool=pool,
+                             share_appendix=True)  # one appendix per language for every focus
 
     return run_batch(reports, build=None if getattr(args, "no_assemble", False) else build,
                      output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)

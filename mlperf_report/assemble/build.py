@@ -63,13 +63,14 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
 def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
                   languages: list[str] | None = None, focus_submitter: str | None = None,
                   force: bool = False, focus_accelerator: str | None = None,
-                  pool=None) -> Callable[[], list[Path]]:
+                  pool=None, share_appendix: bool = False) -> Callable[[], list[Path]]:
     """Render the narrative of every language and hand the reports to ``pool`` (a batch's
     :class:`report_pools.RenewingPool`) without waiting; the returned call waits for them, writes the stamp
     and returns the files written. A batch starts every focus before it waits for the first, so its
     assembling processes never idle while one language of a focus takes longer than the other or
     the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
-    the returned call is made, in a pool of their own."""
+    the returned call is made, in a pool of their own. ``share_appendix``: a batch's reports print
+    their appendix so that every focus shares it (``document.print_report``)."""
     from mlperf_report.core.config import load_config
     from mlperf_report.suites import suite_for
 
@@ -105,7 +106,7 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
         requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
                                                round_out, titles[lang], date,
-                                               default_copy=i == 0))
+                                               default_copy=i == 0, share_appendix=share_appendix))
         if pool is not None:  # printing starts while the next language's narrative is rendered
             submitted.append(report_pools.submit_reports(requests[-1:], pool))
     if pool is None:

@@ -120,11 +120,14 @@ def _face(face: FontFace, resources: dict | None) -> _Face:
 
 def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tuple[FontFace, ...]:
     """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML
-    and the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text."""
+    and the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text
+    (none when there are no chart labels)."""
     font_cache = cache_dir / "fonts" if cache_dir else None
     base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
     faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
                                                                 base_dir=base))]
+    if not chart_labels:  # no chart to label (the exhibits): no DejaVu face to cut
+        return tuple(faces)
     for weight, path in fonts.latin_font_paths().items():
         faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
                               fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base)))
@@ -233,6 +236,7 @@ def assemble_report(
     pdf: bool = True,
     cache_dir: Path | None = paths.CACHE / "assemble",
     pdf_renderer: Callable[..., bytes] = render_pdf,
+    share_appendix: bool = False,
 ) -> AssembledReport:
     """Write ``out_dir/report.<lang>.html`` and ``.pdf`` (and ``report.html`` / ``report.pdf`` when
     ``default_copy``): narrative first, one section per notebook in the order given, notes last.
@@ -260,7 +264,8 @@ def assemble_report(
     mark = time.perf_counter()
     pdf_bytes = None
     if pdf:
-        pdf_bytes, from_cache = print_report(page_args, own, appendix, faces, cache_dir, pdf_renderer)
+        pdf_bytes, from_cache = print_report(page_args, own, appendix, faces, cache_dir, pdf_renderer,
+                                             share_appendix=share_appendix)
         timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - mark
 
     html_path, pdf_path = Path(out_dir) / f"report.{lang}.html", Path(out_dir) / f"report.{lang}.pdf"
@@ -293,18 +298,23 @@ class PrintedPart:
 
 
 def print_report(page_args: dict, own: PrintedPart, appendix: PrintedPart, faces: tuple[FontFace, ...],
-                 cache_dir: Path | None, renderer: Callable[..., bytes]) -> tuple[bytes, bool]:
+                 cache_dir: Path | None, renderer: Callable[..., bytes],
+                 share_appendix: bool = False) -> tuple[bytes, bool]:
     """The PDF: the report's own pages, then its appendix printed as a document of its own, which a
-    batch's focuses share through the cache (``appendix_pdf``); (pdf, own pages came from cache)."""
+    batch's focuses share through the cache (``appendix_pdf``); (pdf, own pages came from cache).
+
+    ``share_appendix``: print the appendix in font subsets of its own text, so every focus of a
+    batch prints the same page and the cache serves all but the first. A single report prints it in
+    the report's subsets (they hold the appendix's characters too), sparing three subsets."""
     from mlperf_report.assemble import appendix_pdf
 
     lang = page_args["lang"]
     if not appendix.sections:
         printed = render_page(**{**page_args, "sections": own.sections}, font_faces=faces, resources=own.resources)
         return cached_pdf(printed, own.resources, lang, cache_dir, renderer)
-    # the appendix in font subsets of its own text: the same page, so one cached PDF, for every focus
     appendix_args = {**page_args, "sections": appendix.sections, "contents": []}
-    appendix_faces = page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir)
+    appendix_faces = (page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir)
+                      if share_appendix else faces)
     printed_appendix = render_page(**appendix_args, font_faces=appendix_faces, resources=appendix.resources)
     appendix_bytes, _ = cached_pdf(printed_appendix, appendix.resources, f"{lang}.appendix", cache_dir, renderer)
     printed = render_page(**{**page_args, "sections": own.sections}, contents=[*own.sections, *appendix.sections],
@@ -359,11 +369,12 @@ class ReportRequest:
     default_copy: bool = False
     pdf: bool = True
     cache_dir: Path | None = paths.CACHE / "assemble"
+    share_appendix: bool = False  # a batch's: see print_report
 
     def run(self) -> AssembledReport:
         return assemble_report(self.round_id, self.lang, list(self.notebooks), self.narrative_html, self.notes_html,
                                self.out_dir, self.title, self.date, default_copy=self.default_copy, pdf=self.pdf,
-                               cache_dir=self.cache_dir)
+                               cache_dir=self.cache_dir, share_appendix=self.share_appendix)
 
 
 def assemble_reports(requests: list[ReportRequest], *, workers: int = 2) -> list[AssembledReport]:

@@ -55,8 +55,9 @@ def spy_on_printing(monkeypatch) -> list[str]:
 
 def test_two_focuses_print_the_appendix_once_and_each_pdf_ends_with_it(notebooks, tmp_path, monkeypatch):
     runs = spy_on_printing(monkeypatch)
-    reports = [document.assemble_report(ROUND, "en", notebooks, f"<p>Focus {name} leads.</p>", rf.NOTES["en"],
-                                        tmp_path / name, "Report", "2026-12-05", cache_dir=tmp_path / "cache")
+    reports = [document.assemble_report(ROUND, "en", notebooks, f"<p>Focus {name} 領先.</p>", rf.NOTES["en"],
+                                        tmp_path / name, "Report", "2026-12-05", cache_dir=tmp_path / "cache",
+                                        share_appendix=True)  # as a batch's focuses do
                for name in ("Acme", "Beta")]
     assert len(runs) == 3, "the appendix once, then each report's own pages"
     for report in reports:
@@ -94,3 +95,23 @@ def test_section_pages_reads_where_each_appendix_section_starts():
                       "<section id='sec-b' style='break-before:page'><p>y</p></section><p id='other'>z</p>").write_pdf()
     assert appendix_pdf.section_pages(pdf) == {"sec-a": "A-1", "sec-b": "A-2"}
     assert PdfReader(io.BytesIO(appendix_pdf.join(pdf, pdf))).page_labels == ["1", "2", "A-1", "A-2"]
+
+
+def test_a_single_report_prints_its_appendix_in_its_own_font_subsets(notebooks, tmp_path, monkeypatch):
+    """No batch to share the appendix with: it is printed in the report's subsets (which hold its
+    characters), so only the report's three faces are cut; a batch's report cuts the appendix's own
+    CJK face too (the exhibits have no chart: no DejaVu face for them)."""
+    from mlperf_report.i18n import fonts
+
+    cut = []
+    real = fonts.subset_font
+    monkeypatch.setattr(fonts, "subset_font", lambda text, **kw: cut.append(kw.get("path")) or real(text, **kw))
+    for share, folder in ((False, "single"), (True, "batch")):
+        cut.clear()
+        report = document.assemble_report(ROUND, "zh-Hant", notebooks, "<p>焦點領先。</p>", rf.NOTES["zh-Hant"],
+                                          tmp_path / folder, "報告", "2026-12-05", cache_dir=tmp_path / folder / "cache",
+                                          share_appendix=share)
+        assert len(cut) == (4 if share else 3) and cut.count(None) == (2 if share else 1)
+        pdf = PdfReader(report.pdf_path)
+        appendix_text = pdf.pages[pdf.page_labels.index("A-1")].extract_text()
+        assert any("\u4e00" <= char <= "\u9fff" for char in appendix_text)  # its Chinese set in the faces given
