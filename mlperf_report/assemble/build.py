@@ -92,27 +92,17 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
         return lambda: expected
 
-    from mlperf_report.assemble import document, report_pools
+    from mlperf_report.assemble import document
     from mlperf_report.core.prices import load_prices
-    from mlperf_report.narrative.rendering import load_figures
 
     started = time.perf_counter()
-    figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
-    catalogue = load_prices(prices_file)
-    notebooks = tuple(r.notebook for r in results)
-    requests, submitted = [], []
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
-    for i, lang in enumerate(langs):
-        rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
-        requests.append(document.ReportRequest(plan.round_id, lang, notebooks, rendered.narrative, rendered.notes,
-                                               round_out, titles[lang], date,
-                                               default_copy=i == 0, share_appendix=share_appendix))
-        if pool is not None:  # printing starts while the next language's narrative is rendered
-            submitted.append(report_pools.submit_reports(requests[-1:], pool))
-    if pool is None:
-        waiting = lambda: document.assemble_reports(requests, workers=min(plan.workers, len(requests)))  # noqa: E731
-    else:
-        waiting = lambda: [report for wait in submitted for report in wait()]  # noqa: E731
+    requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
+                                       round_out, titles[lang], date, default_copy=i == 0,
+                                       share_appendix=share_appendix)
+                for i, (lang, narrative, notes) in enumerate(_narratives(suite, config, langs, round_out, results,
+                                                                         load_prices(prices_file))))
+    waiting = _hand_over(requests, pool, plan.workers)
 
     def finish() -> list[Path]:
         reports = waiting()
@@ -122,6 +112,29 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         return written
 
     return finish
+
+
+def _narratives(suite, config, langs: list[str], round_out: Path, results, catalogue):
+    """(language, narrative HTML, notes HTML), rendered one language at a time as they are asked for."""
+    from mlperf_report.narrative.rendering import load_figures
+
+    figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
+    for lang in langs:
+        rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
+        yield lang, rendered.narrative, rendered.notes
+
+
+def _hand_over(requests, pool, workers: int) -> Callable[[], list]:
+    """Give ``requests`` (rendered as they are taken) to ``pool``, each as soon as it is rendered, so
+    its printing starts while the next language's narrative is rendered; without a pool, assemble
+    them when the returned call is made. The returned call waits and gives the reports in order."""
+    from mlperf_report.assemble import document, report_pools
+
+    if pool is None:
+        made = list(requests)
+        return lambda: document.assemble_reports(made, workers=min(workers, len(made)))
+    submitted = [report_pools.submit_reports([request], pool) for request in requests]
+    return lambda: [report for wait in submitted for report in wait()]
 
 
 def report_headlines(folder: Path, config, round_id: str, *, catalogue=None, names: set[str] | None = None):

@@ -303,9 +303,8 @@ def print_report(page_args: dict, own: PrintedPart, appendix: PrintedPart, faces
     """The PDF: the report's own pages, then its appendix printed as a document of its own, which a
     batch's focuses share through the cache (``appendix_pdf``); (pdf, own pages came from cache).
 
-    ``share_appendix``: print the appendix in font subsets of its own text, so every focus of a
-    batch prints the same page and the cache serves all but the first. A single report prints it in
-    the report's subsets (they hold the appendix's characters too), sparing three subsets."""
+    ``share_appendix``: in subsets of its own text, so a batch's focuses print (and cache) one page;
+    a single report prints it in its own subsets (they hold its characters too): three fewer to cut."""
     from mlperf_report.assemble import appendix_pdf
 
     lang = page_args["lang"]
