@@ -17,6 +17,7 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	$(PY) -m mlperf_report.i18n.fonts
+	$(PY) -m compileall -q mlperf_report  # bytecode, as pip writes for the packages (even under PYTHONDONTWRITEBYTECODE)
 	@touch $(STAMP)
 
 system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils) when missing
