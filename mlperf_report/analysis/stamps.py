@@ -196,9 +196,11 @@ def _config_digest_of(key: tuple) -> str:
     """Parsed once per build, however many notebooks read the configuration."""
     import yaml
 
+    from mlperf_report.core.yaml_files import safe_load
+
     path = Path(key[0])
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError):
         return file_digest(path)
     if isinstance(raw, dict):

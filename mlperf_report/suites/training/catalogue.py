@@ -20,6 +20,7 @@ from mlperf_report.core import paths
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.languages import SOURCE
 from mlperf_report.core.rounds import parse_round_id
+from mlperf_report.core.yaml_files import safe_load
 
 CATALOGUE = paths.DATA / "benchmarks.yaml"
 #: Files this module reads at run time: a notebook or report that imports it is stale when they change.
@@ -63,7 +64,7 @@ def _checked_entry(benchmark: str, index: int, raw: Any, path: Path) -> dict:
 def load(path: Path = CATALOGUE) -> dict:
     """``{"aliases": {...}, "benchmarks": {id: [entry, ...]}}`` from the catalogue file, checked."""
     try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        raw = safe_load(Path(path).read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
         raise InputError(f"{path}: cannot read the benchmark catalogue ({error})") from None
     benchmarks = raw.get("benchmarks")
