@@ -41,7 +41,13 @@ def report_pool(workers: int):
                                initializer=processes.worker_setup, initargs=(os.getpid(),))
 
 
-def warm_pool(workers: int):
+#: What an assembling process imports and sets up before its first report: (module, function to call
+#: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter.
+WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
+           ("mlperf_report.assemble.sections", "exporter"))
+
+
+def warm_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = WARM_UP):
     """``workers`` assembling processes started now and made ready while the notebooks run: each
     imports WeasyPrint and nbconvert and sets up fonts and templates (0.6 s of CPU a process). At the
     start of a build the kernels are still starting and a core is often idle; ready by the time the
@@ -51,23 +57,28 @@ def warm_pool(workers: int):
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_ready_worker, initargs=(os.getpid(),))
+                               initializer=_ready_worker, initargs=(os.getpid(), warm_up))
     for _ in range(workers):  # one task each, submitted at once: every process starts now
         pool.submit(int)
     return pool
 
 
-def _ready_worker(parent_pid: int) -> None:
+def _ready_worker(parent_pid: int, warm_up: tuple[tuple[str, str], ...]) -> None:
+    """A pool process's start: exit with the build, then the warm-up. A step that fails is skipped:
+    an initializer that raises breaks the whole pool with no reason given, while the report that
+    needs what failed raises it itself, with its own message."""
+    import importlib
+
     from mlperf_report.core import processes
 
     processes.worker_setup(parent_pid)
-    import weasyprint  # noqa: F401
-    from weasyprint.text.fonts import FontConfiguration
-
-    from mlperf_report.assemble import document, sections  # noqa: F401
-
-    FontConfiguration()
-    sections.exporter()
+    for module, function in warm_up:
+        try:
+            loaded = importlib.import_module(module)
+            if function:
+                getattr(loaded, function)()
+        except Exception:  # noqa: BLE001  (see above)
+            continue
 
 
 def submit_reports(requests: list[ReportRequest], pool) -> Callable[[], list[AssembledReport]]:

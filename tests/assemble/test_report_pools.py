@@ -35,3 +35,14 @@ def test_a_warm_pool_has_every_process_ready_before_the_first_report():
                                    "__import__('mlperf_report.assemble.sections', fromlist=['x'])"
                                    ".exporter.cache_info().currsize)").result() for _ in range(4)]
     assert {(imported, exporters) for _, imported, exporters in ready} == {(True, 1)}
+
+
+def test_a_warm_up_that_fails_leaves_the_report_to_say_why():
+    """A step that fails while a process gets ready (WeasyPrint without Pango, say) must not break
+    the pool with no reason given: the process stays, and the report's own error says why."""
+    steps = (("no_such_module_for_the_report", ""), ("json", "loads"))  # an import and a call that fail
+    with report_pools.warm_pool(1, warm_up=steps) as pool:
+        ok = pool.submit(eval, "1 + 1").result()
+        failed = pool.submit(eval, "__import__('no_such_module_for_the_report')").exception()
+    assert ok == 2
+    assert isinstance(failed, ModuleNotFoundError) and "no_such_module_for_the_report" in str(failed)
