@@ -8,10 +8,10 @@ stroke as an inline style. Here, for printing only:
 - groups that carry nothing but an id are replaced by their children (ids of groups are never
   referenced: ``<use>`` and ``clip-path`` point at paths and clip paths);
 - inline styles become presentation attributes, and the one rule of matplotlib's stylesheet
-  (``*{stroke-linejoin: round; stroke-linecap: butt}``) is written on every element that does not
-  set those itself, which is what the rule did (an author rule beats a presentation attribute, an
-  inline style beats both); an element with a property that is not a presentation attribute keeps
-  its style, and an SVG with any other stylesheet keeps all of them;
+  (``*{stroke-linejoin: round; stroke-linecap: butt}``) is written on every shape that does not set
+  those itself, which is what the rule did (an author rule beats a presentation attribute, an inline
+  style beats both; groups draw no stroke of their own); if any element has a property that is not a
+  presentation attribute, or the SVG has any other stylesheet, no style is touched;
 - the metadata and empty ``<defs>`` go.
 
 What the page shows does not change (a test prints charts both ways and compares the pages); the
