@@ -104,7 +104,8 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
     """
     path, face_index, drop = _face(path, face_index)
     chars = "".join(sorted(set(text) | set(_ALWAYS)))
-    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|{chars}".encode()).hexdigest()[:20]
+    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|bounds kept|{chars}".encode())
+    key = key.hexdigest()[:20]  # "bounds kept": no subset cut before _open kept them is reused
     cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
     if cached and cached.is_file():
         return cached.read_bytes()
