@@ -119,9 +119,8 @@ def _face(face: FontFace, resources: dict | None) -> _Face:
 
 
 def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tuple[FontFace, ...]:
-    """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML
-    and the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text
-    (none when there are no chart labels)."""
+    """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML and
+    the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text (if any)."""
     font_cache = cache_dir / "fonts" if cache_dir else None
     base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
     faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
@@ -272,6 +271,7 @@ def assemble_report(
     files: dict[Path, bytes] = {html_path: html.encode("utf-8")}
     if pdf_bytes is not None:
         files[pdf_path] = pdf_bytes
+    print_svg.forget_charts()  # HTML and PDF both converted them: no one will again
     copies = _default_copies(files, Path(out_dir)) if default_copy else []
     mark = time.perf_counter()
     write_together(files)

@@ -13,6 +13,7 @@ what matplotlib writes for plain text (math, an unknown font) is left as outline
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from html import unescape
 
@@ -68,8 +69,22 @@ def _as_text(match: re.Match, labels: list[str]) -> str:
 
 def glyphs_to_text(svg: str) -> tuple[str, list[str]]:
     """The chart with each plain-text glyph group as ``<text>``; also the labels converted."""
+    converted, labels = _converted(svg)
+    return converted, list(labels)
+
+
+@functools.lru_cache(maxsize=128)
+def _converted(svg: str) -> tuple[str, tuple[str, ...]]:
+    """:func:`glyphs_to_text`'s work, done once per chart in a process: the HTML (``screen_svg``)
+    and the PDF of a report convert the same charts."""
     labels: list[str] = []
-    return _GROUP.sub(lambda match: _as_text(match, labels), svg), labels
+    return _GROUP.sub(lambda match: _as_text(match, labels), svg), tuple(labels)
+
+
+def forget_charts() -> None:
+    """Drop the charts :func:`glyphs_to_text` keeps (a report's worth: a batch's processes print
+    many reports, whose charts are never converted again)."""
+    _converted.cache_clear()
 
 
 _DEFINED = re.compile(r'<(?P<tag>path|clipPath|pattern|linearGradient|radialGradient)\b[^>]*?\sid="(?P<id>[^"]+)"'

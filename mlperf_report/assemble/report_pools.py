@@ -29,16 +29,15 @@ if TYPE_CHECKING:
 REPORTS_PER_PROCESS = 8
 
 
-def report_pool(workers: int):
-    """``workers`` processes that assemble reports (a ``ProcessPoolExecutor``)."""
+def report_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = ()):
+    """``workers`` processes that assemble reports (a ``ProcessPoolExecutor``), each running the
+    ``warm_up`` steps (see :data:`WARM_UP`) when it starts."""
     import multiprocessing
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from mlperf_report.core import processes
-
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=processes.worker_setup, initargs=(os.getpid(),))
+                               initializer=_ready_worker, initargs=(os.getpid(), warm_up))
 
 
 #: What an assembling process imports and sets up before its first report: (module, function to call
@@ -52,12 +51,7 @@ def warm_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = WARM_UP):
     imports WeasyPrint and nbconvert and sets up fonts and templates (0.6 s of CPU a process). At the
     start of a build the kernels are still starting and a core is often idle; ready by the time the
     notebooks end, the reports start at once (a cold default build: 0.4 s sooner)."""
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_ready_worker, initargs=(os.getpid(), warm_up))
+    pool = report_pool(workers, warm_up)
     for _ in range(workers):  # one task each, submitted at once: every process starts now
         pool.submit(int)
     return pool

@@ -104,7 +104,7 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
     """
     path, face_index, drop = _face(path, face_index)
     chars = "".join(sorted(set(text) | set(_ALWAYS)))
-    key = hashlib.sha256(f"{path}|{face_index}|{path.stat().st_size}|{flavor}|{drop}|bounds kept|{chars}".encode())
+    key = hashlib.sha256(f"{_file_key(path)}|{face_index}|{flavor}|{drop}|bounds kept|{chars}".encode())
     key = key.hexdigest()[:20]  # "bounds kept": no subset cut before _open kept them is reused
     cached = cache_dir / f"{path.stem}-{key}.{flavor or 'otf'}" if cache_dir else None
     if cached and cached.is_file():
@@ -115,6 +115,12 @@ def subset_font(text: str, *, flavor: str | None = "woff", cache_dir: Path | Non
 
         write_bytes(cached, data)
     return data
+
+
+def _file_key(path: Path) -> str:
+    """What names a font file in cache keys: where it is, its size and when it changed."""
+    stat = path.stat()
+    return f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
 
 
 def _face(path: Path | None, face_index: int | None) -> tuple[Path, int | None, list[str]]:
@@ -173,8 +179,7 @@ def _base_copy(path: Path, face_index: int, drop: list[str], folder: Path) -> Pa
     Noto CJK). Named by the font file and :func:`base_characters`, so new words in a catalogue
     make a new copy and an old one is never used for them."""
     base_chars = base_characters()
-    stat = path.stat()
-    key = hashlib.sha256(f"{path}|{face_index}|{stat.st_size}|{stat.st_mtime_ns}|{drop}|bounds kept|{base_chars}".encode())
+    key = hashlib.sha256(f"{_file_key(path)}|{face_index}|{drop}|bounds kept|{base_chars}".encode())
     base = folder / f"base-{path.stem}-{key.hexdigest()[:20]}.otf"
     if not base.is_file():
         from mlperf_report.core.atomic import write_bytes
@@ -209,7 +214,7 @@ def chart_code_points(folder: Path | None = None) -> frozenset[int]:
     ``folder`` (default :func:`base_dir`) as ranges, named by the fonts' files (a changed font is read
     again); reading that back takes a few milliseconds."""
     paths_ = [latin_font_paths()[400], *([cjk_font_path()] if cjk_font_path() else [])]
-    key = hashlib.sha256("|".join(f"{p}|{p.stat().st_size}|{p.stat().st_mtime_ns}" for p in paths_).encode())
+    key = hashlib.sha256("|".join(_file_key(p) for p in paths_).encode())
     cached = (folder or base_dir()) / f"drawable-{key.hexdigest()[:20]}.txt"
     try:
         return frozenset(code for line in cached.read_text(encoding="ascii").split()
