@@ -1,9 +1,13 @@
 """The processes that assemble reports: two languages of one report side by side, or a batch's dozens.
 
-WeasyPrint is single-threaded Python, so reports are printed in processes, spawned (the caller may
-hold threads: kernels, zmq), each exiting with the build even when the build is killed
-(``processes.worker_setup``). A process imports WeasyPrint and nbconvert and loads the fonts once for
-several reports, and after each report gives back what it left behind (:func:`_run_pooled`).
+WeasyPrint is single-threaded Python, so reports are printed in processes, each exiting with the build
+even when the build is killed (``processes.worker_setup``). They are forked from a fork server
+(``multiprocessing``'s ``forkserver``: a process of its own, with no thread of the caller's kernels or
+zmq to copy) that imported WeasyPrint and nbconvert and rehearsed a report once (``fork_server``):
+each process starts ready, and the build pays those 0.9 s of CPU once rather than once per process.
+A process assembles several reports, and after each gives back what it left behind
+(:func:`_run_pooled`). Where there is no fork server (Windows), processes are spawned and warm up
+themselves.
 
 A batch hands every focus's reports over as soon as their narrative is rendered
 (:class:`RenewingPool`), so neither process waits while the other finishes a longer language or while
@@ -16,6 +20,7 @@ reports queued).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -29,50 +34,96 @@ if TYPE_CHECKING:
 REPORTS_PER_PROCESS = 8
 
 
-def report_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = ()):
+#: What an assembling process imports and sets up before its first report: (module, function to call
+#: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter, and
+#: a rehearsal of a tiny report.
+WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
+           ("mlperf_report.assemble.sections", "exporter"), ("mlperf_report.assemble.report_pools", "rehearse"))
+
+#: The module the fork server imports when it starts: the warm-up, done once for every process.
+FORK_SERVER = "mlperf_report.assemble.fork_server"
+
+
+def report_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = WARM_UP):
     """``workers`` processes that assemble reports (a ``ProcessPoolExecutor``), each running the
-    ``warm_up`` steps (see :data:`WARM_UP`) when it starts."""
-    import multiprocessing
+    ``warm_up`` steps (see :data:`WARM_UP`) when it starts: nothing left to do in a process forked
+    from the warm fork server, the whole warm-up in a spawned one."""
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    return ProcessPoolExecutor(max_workers=workers, mp_context=start_context(),
                                initializer=_ready_worker, initargs=(os.getpid(), warm_up))
 
 
-#: What an assembling process imports and sets up before its first report: (module, function to call
-#: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter.
-WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
-           ("mlperf_report.assemble.sections", "exporter"))
+def start_context():
+    """How assembling processes start: forked from the fork server, which imports ``fork_server``
+    (the warm-up) when it starts; spawned where there is none."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([FORK_SERVER])
+    return context
 
 
 def warm_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = WARM_UP):
-    """``workers`` assembling processes started now and made ready while the notebooks run: each
-    imports WeasyPrint and nbconvert and sets up fonts and templates (0.6 s of CPU a process). At the
-    start of a build the kernels are still starting and a core is often idle; ready by the time the
-    notebooks end, the reports start at once (a cold default build: 0.4 s sooner)."""
-    pool = report_pool(workers, warm_up)
-    for _ in range(workers):  # one task each, submitted at once: every process starts now
-        pool.submit(int)
-    return pool
+    """An assembling pool whose fork server starts now and warms up while the notebooks run (about
+    0.9 s of CPU, when the kernels are still starting and a core is often idle). Its processes are
+    forked when the first report is handed over, ready at once. Starting the server does not wait for
+    it: the caller goes on starting the notebooks."""
+    context = start_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+    return report_pool(workers, warm_up)
 
 
-def _ready_worker(parent_pid: int, warm_up: tuple[tuple[str, str], ...]) -> None:
-    """A pool process's start: exit with the build, then the warm-up. A step that fails is skipped:
-    an initializer that raises breaks the whole pool with no reason given, while the report that
-    needs what failed raises it itself, with its own message."""
+def warm_up(steps: tuple[tuple[str, str], ...]) -> None:
+    """Run the warm-up ``steps``. A step that fails is skipped: an initializer that raises breaks the
+    whole pool with no reason given (and a fork server that raises takes every process with it),
+    while the report that needs what failed raises it itself, with its own message."""
     import importlib
 
-    from mlperf_report.core import processes
-
-    processes.worker_setup(parent_pid)
-    for module, function in warm_up:
+    for module, function in steps:
         try:
             loaded = importlib.import_module(module)
             if function:
                 getattr(loaded, function)()
         except Exception:  # noqa: BLE001  (see above)
             continue
+
+
+@functools.cache
+def rehearse() -> None:
+    """A tiny report's first steps, for what they compile on first use and keep: nbconvert's templates
+    and Markdown patterns, the page template, WeasyPrint's style sheets (0.3 s of CPU, once: a forked
+    process has it done)."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    from mlperf_report.assemble import document, sections
+
+    table = new_output("display_data", data={"text/html": "<table><tr><td>1</td></tr></table>", "text/plain": "1"})
+    notebook = new_notebook(cells=[new_markdown_cell("# A\n\nB *c* `d` [e](#f)\n\n- g\n- h"),
+                                   new_code_cell("", outputs=[table])])
+    sections.notebook_section(notebook, "en", "rehearsal")
+    document.render_pdf(document.render_page(lang="en", title="", round_title="", date="", sections=[]))
+
+
+def _ready_worker(build_pid: int, steps: tuple[tuple[str, str], ...]) -> None:
+    """A pool process's start: exit with the build, then the warm-up. A process forked from the fork
+    server exits with the server too, but the server lives as long as any process it forked (each
+    holds its "alive" pipe open), so the process watches the build itself."""
+    import sys
+
+    from mlperf_report.core import processes
+
+    server = sys.modules.get(FORK_SERVER)
+    processes.worker_setup(server.PID if server else build_pid)
+    if server:
+        processes.exit_with(build_pid)
+    warm_up(steps)
 
 
 def submit_reports(requests: list[ReportRequest], pool) -> Callable[[], list[AssembledReport]]:

@@ -10,7 +10,9 @@ from reaching them). Three rules cover every way a build can end:
   (:func:`worker_setup`);
 * a worker asks the kernel to send it SIGTERM when its parent dies, even by SIGKILL
   (``PR_SET_PDEATHSIG``, Linux); a kernel whose worker dies exits on its own (ipykernel's parent
-  poller, via ``JPY_PARENT_PID``), and is also stopped by the worker's handler first.
+  poller, via ``JPY_PARENT_PID``), and is also stopped by the worker's handler first. A worker whose
+  parent is not the build (forked from a fork server, which lives as long as its children) watches
+  the build itself (:func:`exit_with`).
 """
 
 from __future__ import annotations
@@ -82,6 +84,34 @@ def worker_setup(parent_pid: int | None = None) -> None:
     signal.signal(signal.SIGINT, _worker_exit)
     if parent_pid is not None and os.getppid() != parent_pid:  # the parent died before prctl took hold
         _worker_exit(signal.SIGTERM, None)
+
+
+def exit_with(pid: int) -> None:
+    """Send this process SIGTERM (see :func:`worker_setup`) when process ``pid`` ends, by any means:
+    for a worker whose parent is not ``pid``. A thread waits on the process (``pidfd``, Linux 5.3;
+    elsewhere it looks once a second); the signal, not the thread, ends the worker, so the main
+    thread's handler stops the kernels as it does on any SIGTERM."""
+    import threading
+    import time
+
+    def gone() -> None:
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:  # already gone
+            handle = None
+        except (AttributeError, OSError):  # no pidfd here
+            import psutil
+
+            while psutil.pid_exists(pid):
+                time.sleep(1.0)
+            handle = None
+        if handle is not None:
+            import select
+
+            select.select([handle], [], [])
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=gone, name=f"exit-with-{pid}", daemon=True).start()
 
 
 def _raise_interrupt(signum, _frame) -> None:

@@ -57,8 +57,9 @@ def test_a_worker_has_psutil_loaded_before_any_handler_can_run():
 
 
 def test_a_killed_build_s_assembling_processes_exit_with_it(tmp_path):
-    """The warm pool that assembles reports (spawned WeasyPrint processes) never outlives a killed build:
-    without ``worker_setup`` they sat blocked on the dead build's queue for good."""
+    """The pool that assembles reports never outlives a killed build: without ``worker_setup`` they sat
+    blocked on the dead build's queue for good, and forked from the fork server (which lives as long
+    as its children) they lived on until they watched the build itself (``exit_with``)."""
     import subprocess
     import time
 
