@@ -24,7 +24,7 @@ import nbformat
 
 from mlperf_report.i18n import fonts
 from mlperf_report.core import paths
-from mlperf_report.assemble import print_svg, print_tables, screen_svg
+from mlperf_report.assemble import chart_letters, print_svg, print_tables, screen_svg
 from mlperf_report.core.atomic import atomic_open
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.core.rounds import parse_round_id
@@ -165,7 +165,7 @@ def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None)
     from weasyprint.text.fonts import FontConfiguration
 
     document = HTML(string=html, url_fetcher=_fetcher(resources or {}), media_type="print")
-    with _fixed_font_timestamps():
+    with _fixed_font_timestamps(), chart_letters.remembered():
         return document.write_pdf(font_config=FontConfiguration(), optimize_images=False)
 
 
