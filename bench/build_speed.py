@@ -2,7 +2,8 @@
 """End to end: the default round (every benchmark, both languages, HTML + PDF) from a cold start, then
 a rebuild with nothing changed. Cold = no executed notebooks, no reports, no chart memo, no assembly
 cache. What `make venv` installs stays, as after any install: the packages, their bytecode, matplotlib's
-font list and the font base copies of ``.cache/fonts/`` (``python -m mlperf_report.i18n.fonts``).
+font list, the font base copies of ``.cache/fonts/`` (``python -m mlperf_report.i18n.fonts``) and the
+compiled templates of ``.cache/jinja/`` (``python -m mlperf_report.core.jinja_env``).
 
     .venv/bin/python bench/build_speed.py [--repeat 2]
     .venv/bin/python bench/build_speed.py --source ../shared/mlperf/training_results_v4.1.zip --focus NVIDIA

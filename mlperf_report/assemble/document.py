@@ -55,11 +55,10 @@ class AssembledReport:
 def _jinja():
     import jinja2
 
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(paths.TEMPLATES)),
-        autoescape=jinja2.select_autoescape(["html", "j2"]),
-        keep_trailing_newline=True,
-    )
+    from mlperf_report.core import jinja_env
+
+    return jinja_env.environment(paths.TEMPLATES, autoescape=jinja2.select_autoescape(["html", "j2"]),
+                                 keep_trailing_newline=True)
 
 
 @dataclass(frozen=True)

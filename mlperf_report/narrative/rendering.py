@@ -97,11 +97,14 @@ def in_reading_order(context: dict, part: str, template: str) -> dict:
 def environment():
     import jinja2
 
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(paths.TEMPLATES)),
-        autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
-        undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-    )
+    from mlperf_report.core import jinja_env
+
+    return jinja_env.environment(paths.TEMPLATES, autoescape=_html_template, undefined=jinja2.StrictUndefined,
+                                 trim_blocks=True, lstrip_blocks=True)
+
+
+def _html_template(name: str | None) -> bool:
+    return bool(name) and name.endswith(".html.j2")
 
 
 def render_template(template: str, context: dict, lang: str, fmt: str, part: str) -> str:
