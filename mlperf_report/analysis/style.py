@@ -116,17 +116,20 @@ def to_svg(fig) -> str:
     import matplotlib as mpl
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
-    engine = fig.get_layout_engine()
-    if engine is not None:
-        FigureCanvasSVG(fig)  # the figure's canvas from now on: text measured as the SVG writer does
-        dpi, fig.dpi = fig.dpi, 72
-        engine.execute(fig)
-        fig.dpi = dpi
-        # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
-        with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
-            fig.set_layout_engine(None)
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    from mlperf_report.analysis import measured_text
+
+    with measured_text.remembered():  # each label measured once per kernel, not once per renderer
+        engine = fig.get_layout_engine()
+        if engine is not None:
+            FigureCanvasSVG(fig)  # the figure's canvas from now on: text measured as the SVG writer does
+            dpi, fig.dpi = fig.dpi, 72
+            engine.execute(fig)
+            fig.dpi = dpi
+            # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
+            with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+                fig.set_layout_engine(None)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 
 
