@@ -35,10 +35,12 @@ REPORTS_PER_PROCESS = 8
 
 
 #: What an assembling process imports and sets up before its first report: (module, function to call
-#: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter, and
-#: a rehearsal of a tiny report.
+#: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter, a
+#: rehearsal of a tiny report, and what a report imports later (pypdf joins the appendix, the suites
+#: read their YAML).
 WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
-           ("mlperf_report.assemble.sections", "exporter"), ("mlperf_report.assemble.report_pools", "rehearse"))
+           ("mlperf_report.assemble.sections", "exporter"), ("mlperf_report.assemble.report_pools", "rehearse"),
+           ("pypdf", ""), ("yaml", ""))
 
 #: The module the fork server imports when it starts: the warm-up, done once for every process.
 FORK_SERVER = "mlperf_report.assemble.fork_server"
