@@ -16,7 +16,7 @@ from typing import Callable
 from mlperf_report.core import paths, processes
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.analysis.jobs import KERNEL, NotebookJob, NotebookResult, Plan
-from mlperf_report.analysis.stamps import input_digests, stale_reason, write_stamp
+from mlperf_report.analysis.stamps import input_digests, must_run, stale_reason, write_stamp
 
 
 def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_kernel: bool = False,
@@ -153,6 +153,9 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None,
     """
     say = _serialized(progress or _print_line)
     results: dict[Path, NotebookResult] = {}  # by executed notebook: a batch has one "bert" per focus
+    if when_running is not None and (plan.force or any(must_run(job) for job in plan.jobs)):
+        when_running()  # surely running: start now, on the core this process leaves idle while it checks
+        when_running = None
     pending = []
     for job in plan.jobs:
         digests = input_digests(job)

@@ -235,6 +235,12 @@ def _stamp(job: NotebookJob) -> dict:
         return {}
 
 
+def must_run(job: NotebookJob) -> bool:
+    """True when the notebook has to run whatever its inputs say: it never finished (no executed
+    notebook, figures or stamp). Known from three file names, before any input is read."""
+    return not (job.output.is_file() and job.figures.is_file() and job.stamp.is_file())
+
+
 def stale_reason(job: NotebookJob, digests: dict[str, str]) -> str | None:
     """None when the executed notebook and its figures exist and were made from exactly these inputs;
     else why the notebook must run ("not built yet", "changed: data/prices.yaml")."""
