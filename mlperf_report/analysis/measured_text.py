@@ -2,9 +2,9 @@
 
 matplotlib keeps the sizes of the labels it measured in a cache that belongs to one renderer, and
 turning a chart into SVG makes two (the layout's and the SVG writer's): a build measured the same
-382 labels 3,296 times with FreeType, and looked up each label's font files again every time it
-laid a label out (reading six rcParams and searching the font list). Together, a seventh of a
-chart's time.
+382 labels 3,296 times with FreeType, looked up each label's font files again every time it laid a
+label out (reading six rcParams and searching the font list), and shaped every label and loaded its
+glyphs' outlines again for every chart that writes it. Together, a fifth of a chart's time.
 
 While a chart is drawn and written (:func:`remembered`, around ``outputs.chart_svg``'s drawing and
 ``style.to_svg``), both are kept for the life of the kernel:
@@ -13,9 +13,11 @@ While a chart is drawn and written (:func:`remembered`, around ``outputs.chart_s
   writer measures a label from its text, font properties and the font settings alone (outlines of
   the same font files, unhinted), whichever renderer asks; one is kept per font, text and mathtext
   settings (rcParams) in force;
-- the font files of a set of font properties are looked up once per those settings and font list.
+- the font files of a set of font properties are looked up once per those settings and font list;
+- a label's glyphs (shaped by FreeType and raqm) and each glyph's outline are kept per font object
+  (the one ``TextToPath`` sets to its own size every time), text and features.
 
-The SVG is the same bytes (a test makes charts both ways). It stands in for two matplotlib functions
+The SVG is the same bytes (a test makes charts both ways). It stands in for three matplotlib functions
 while a chart is written, and only on the matplotlib versions it was checked against
 (:data:`CHECKED`); on any other it does nothing and charts are only slower.
 """
@@ -31,6 +33,9 @@ CHECKED = ("3.11.2",)
 _RENDERERS: dict = {}   # font settings -> the SVG renderer whose metrics cache every chart shares
 _FONT_FILES: dict = {}  # font settings -> {font properties: font files}
 _ACTIVE: list = []      # the settings of the block in force, if any
+_LAID_OUT: dict = {}    # (font, text, features, language, size) -> the glyphs' names and positions
+_OUTLINES: dict = {}    # a glyph's name -> its outline at TextToPath's size
+_GLYPHS_WITH_FONT = None  # matplotlib's own TextToPath.get_glyphs_with_font, set on first use
 
 
 @contextlib.contextmanager
@@ -43,10 +48,14 @@ def remembered() -> Iterator[None]:
     if mpl.__version__ not in CHECKED or _ACTIVE:  # inside another block: its own settings hold
         yield
         return
+    _keep_originals()
+    from matplotlib import textpath
+
     settings = _font_settings(mpl.rcParams, font_manager.fontManager)
     measure, find = mpl_text._get_text_metrics_with_cache, font_manager.fontManager._find_fonts_by_props
     mpl_text._get_text_metrics_with_cache = _shared_metrics(measure, settings)
     font_manager.fontManager._find_fonts_by_props = _found_once(find, _FONT_FILES.setdefault(settings, {}))
+    textpath.TextToPath.get_glyphs_with_font = _outlines_once
     _ACTIVE.append(settings)
     try:
         yield
@@ -54,6 +63,7 @@ def remembered() -> Iterator[None]:
         _ACTIVE.pop()
         mpl_text._get_text_metrics_with_cache = measure
         del font_manager.fontManager._find_fonts_by_props  # the class's own method again
+        textpath.TextToPath.get_glyphs_with_font = _GLYPHS_WITH_FONT
 
 
 def _font_settings(rc, manager) -> tuple:
@@ -87,3 +97,39 @@ def _found_once(find, found: dict):
         return found[key]
 
     return once
+
+
+def _keep_originals() -> None:
+    global _GLYPHS_WITH_FONT
+    from matplotlib import textpath
+
+    if _GLYPHS_WITH_FONT is None:
+        _GLYPHS_WITH_FONT = textpath.TextToPath.get_glyphs_with_font
+
+
+def _outlines_once(self, font, s, glyph_map=None, return_new_glyphs_only=False, *, features=None, language=None):
+    """``TextToPath.get_glyphs_with_font`` (how the SVG writer turns a label into outlines) with each
+    label's glyph layout and each glyph's outline kept: the font is the one ``TextToPath`` set to its
+    own size, so both depend on nothing else. The same result, in the same order."""
+    from collections import OrderedDict
+
+    from matplotlib import _text_helpers
+
+    key = (font, s, features, language, self.FONT_SCALE, self.DPI)
+    if key not in _LAID_OUT:
+        names, xs, ys = [], [], []
+        for item in _text_helpers.layout(s, font, features=features, language=language):
+            name = self._get_glyph_repr(item.ft_object, item.glyph_index)
+            names.append(name)
+            xs.append(item.x)
+            ys.append(item.y)
+            if name not in _OUTLINES:
+                _OUTLINES[name] = item.ft_object.get_path()
+        _LAID_OUT[key] = (names, xs, ys)
+    names, xs, ys = _LAID_OUT[key]
+    glyph_map = OrderedDict() if glyph_map is None else glyph_map
+    new = OrderedDict() if return_new_glyphs_only else glyph_map
+    for name in names:
+        if name not in glyph_map:
+            new[name] = _OUTLINES[name]
+    return list(zip(names, xs, ys, [1.0] * len(xs))), new, []

@@ -10,7 +10,7 @@ from mlperf_report.analysis import measured_text, style
 
 def _chart(lang: str, names: list[str]) -> str:
     """A house-style chart with what text layout meets: bars labelled in Latin and Chinese, a log
-    axis, a bold title, a legend outside the axes, a rotated label."""
+    axis, a bold title, a label in two faces, a legend outside the axes, a rotated label."""
     with style.house_style(lang), measured_text.remembered():
         fig = style.figure(len(names))
         ax = fig.subplots()
@@ -19,6 +19,7 @@ def _chart(lang: str, names: list[str]) -> str:
         ax.set_title("Time to train · 訓練時間", fontweight="bold")
         ax.set_xlabel("Minutes (log scale)")
         ax.set_ylabel("系統 system")
+        ax.text(4, 0, "Acme", fontweight="bold")  # a tick label's text again, in another face
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         return style.to_svg(fig)
 
@@ -67,11 +68,26 @@ def test_without_it_matplotlib_measures_per_renderer(monkeypatch):
     assert len(calls) > len(set(calls)) > 0
 
 
+def test_a_label_drawn_again_is_not_shaped_again(monkeypatch):
+    from matplotlib import _text_helpers
+
+    _chart("en", _FIRST)
+    shaped = []
+    layout = _text_helpers.layout
+    monkeypatch.setattr(_text_helpers, "layout", lambda s, *a, **k: shaped.append(s) or layout(s, *a, **k))
+    _chart("en", _FIRST)
+    assert shaped == []
+    _chart("en", [*_FIRST, "Lenovo SR675 V3 (shaped here first)"])
+    assert shaped == ["Lenovo SR675 V3 (shaped here first)"]
+
+
 def test_matplotlib_is_left_as_it_was_even_when_a_chart_fails():
     from matplotlib import font_manager
     from matplotlib import text as mpl_text
+    from matplotlib import textpath
 
     measure = mpl_text._get_text_metrics_with_cache
+    outlines = textpath.TextToPath.get_glyphs_with_font
     with pytest.raises(RuntimeError), measured_text.remembered():
         with measured_text.remembered():  # nested: the outer block's settings hold
             assert mpl_text._get_text_metrics_with_cache is not measure
@@ -79,6 +95,7 @@ def test_matplotlib_is_left_as_it_was_even_when_a_chart_fails():
         raise RuntimeError("the chart failed")
     assert mpl_text._get_text_metrics_with_cache is measure
     assert "_find_fonts_by_props" not in vars(font_manager.fontManager)
+    assert textpath.TextToPath.get_glyphs_with_font is outlines
 
 
 def test_text_measured_under_other_font_settings_is_measured_again():
