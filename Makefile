@@ -18,7 +18,7 @@ $(STAMP): requirements.txt
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	$(PY) -m mlperf_report.i18n.fonts
 	$(PY) -m compileall -q mlperf_report  # bytecode, as pip writes for the packages (even under PYTHONDONTWRITEBYTECODE)
-	$(PY) -m mlperf_report.core.jinja_env  # the templates compiled, likewise (.cache/jinja)
+	$(PY) -m mlperf_report.assemble.compile_templates  # the templates compiled, likewise (.cache/jinja)
 	@touch $(STAMP)
 
 system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils) when missing

@@ -3,7 +3,7 @@
 a rebuild with nothing changed. Cold = no executed notebooks, no reports, no chart memo, no assembly
 cache. What `make venv` installs stays, as after any install: the packages, their bytecode, matplotlib's
 font list, the font base copies of ``.cache/fonts/`` (``python -m mlperf_report.i18n.fonts``) and the
-compiled templates of ``.cache/jinja/`` (``python -m mlperf_report.core.jinja_env``).
+compiled templates of ``.cache/jinja/`` (``python -m mlperf_report.assemble.compile_templates``).
 
     .venv/bin/python bench/build_speed.py [--repeat 2]
     .venv/bin/python bench/build_speed.py --source ../shared/mlperf/training_results_v4.1.zip --focus NVIDIA

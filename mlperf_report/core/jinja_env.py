@@ -2,7 +2,7 @@
 
 Compiling the two narrative templates took 0.17 s of every build, in the part of it where one core
 waits (between the last notebook and the first report). Compiled templates are kept under
-``.cache/jinja/`` (``make venv`` compiles them, as it compiles the package's bytecode). Jinja checks
+``.cache/jinja/`` (``make venv`` compiles them, as it compiles the package's bytecode: ``assemble.compile_templates``). Jinja checks
 each entry against the template's source, so an edited template is compiled again; the folder is
 named after the environment's options and Jinja's version, which the compiled code depends on.
 """
@@ -44,18 +44,11 @@ def _stable(value) -> object:
     return repr(value)
 
 
-def compile_all() -> int:
-    """Compile every template of the project's environments into the cache (``make venv``)."""
-    from mlperf_report.assemble import document
-    from mlperf_report.narrative import rendering
-
+def compile_all(environments) -> int:
+    """Compile every top-level template of ``environments`` into the cache; how many were compiled."""
     count = 0
-    for env in (rendering.environment(), document._jinja()):
+    for env in environments:
         for name in env.list_templates(filter_func=lambda name: name.endswith(".j2") and "/" not in name):
             env.get_template(name)
             count += 1
     return count
-
-
-if __name__ == "__main__":
-    print(f"jinja: {compile_all()} templates compiled into {paths.CACHE / 'jinja'}")

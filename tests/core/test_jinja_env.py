@@ -41,3 +41,17 @@ def test_the_project_s_environments_find_their_cache_from_any_process():
                               check=True).stdout.split() for _ in range(2)]
     assert folders[0] == folders[1] and len(set(folders[0])) == 2
     assert all(folder.startswith(str(paths.CACHE / "jinja")) for folder in folders[0])
+
+
+def test_make_venv_compiles_every_template_of_the_project():
+    """`make venv`'s step: afterwards the narrative's and the page's templates load without compiling."""
+    done = subprocess.run([sys.executable, "-m", "mlperf_report.assemble.compile_templates"], cwd=paths.ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "6 templates compiled" in done.stdout
+    from mlperf_report.assemble import document
+    from mlperf_report.narrative import rendering
+
+    for env, name in ((rendering.environment(), "narrative.en.html.j2"), (document._jinja(), "report.html.j2")):
+        assert list((paths.CACHE / "jinja").glob(f"{env.bytecode_cache.directory.rsplit('/', 1)[-1]}/*.cache"))
+        env.get_template(name)  # loads
