@@ -9,6 +9,7 @@ fails; the report that needs what failed raises the error itself.
 
 from __future__ import annotations
 
+import gc
 import os
 
 from mlperf_report.assemble import report_pools
@@ -17,3 +18,5 @@ from mlperf_report.assemble import report_pools
 PID = os.getpid()
 
 report_pools.warm_up(report_pools.WARM_UP)
+gc.freeze()  # what the warm-up made lives on in every process: out of their collections' way
+gc.set_threshold(10000, 20, 20)  # WeasyPrint's layout makes objects by the hundred thousand
