@@ -71,6 +71,25 @@ def gap_text(value: float) -> str:
     return formatting.percent(abs(value), places=1 if abs(value) < 0.1 else 0)
 
 
+#: From this gap on, a lead reads as a factor of the two results ("by a factor of 2.1"), not as a
+#: percentage: "198,209 % ahead" is true and unreadable.
+FACTOR_FROM = 1.0
+
+
+def factor_text(gap: float) -> str:
+    """A lead as the factor between the two results: 1.1 -> ``2.1``, 1982.09 -> ``1,983``."""
+    value = 1 + abs(gap)
+    return formatting.fixed(value, 1 if value < 10 else 0)
+
+
+def lead(key: str, gap: float) -> tuple[str, dict]:
+    """The message and its field for a lead of ``gap``: ``key`` with ``gap`` as a percentage, or, from
+    :data:`FACTOR_FROM` on, ``key``'s ``_factor`` sentence with the factor."""
+    if abs(gap) >= FACTOR_FROM:
+        return f"{key}_factor", {"factor": factor_text(gap)}
+    return key, {"gap": gap_text(gap)}
+
+
 def accelerators_text(count: int | None, lang: str) -> str:
     """``1 accelerator``, ``3,072 accelerators`` (each language's plural form)."""
     return counted("story.with_accelerators", lang, int(count), n=formatting.count(count)) if count else ""
@@ -113,21 +132,25 @@ class _Writer:
             holder, count = f["holders"][0]
             return label("story.leadership.round_best", lang, items=_joined(items, lang),
                          holders=label("story.leadership.holders", lang, submitter=holder, count=count))
-        items = [label("story.leadership.item" if kind == "first_at_count" else "story.leadership.item_plain", lang,
-                       benchmark=self.bench(w["result"]), value=value_text(w["result"], lang), gap=gap_text(w["gap"]))
-                 for w in f["leads"]]
+        items = [self._lead_item(kind, w) for w in f["leads"]]
         if kind == "first_at_count":  # "1 of the 1 benchmarks it entered" reads as a slip: say "the one"
             key = "story.leadership.at_count_only" if f["of"] == 1 else "story.leadership.at_count"
             return label(key, lang, accelerators=accelerators_text(f["accelerators"], lang),
                          subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
         if len(f["leads"]) == 1:
             w = f["leads"][0]
-            return label("story.leadership.one", lang, subject=self.subject, benchmark=self.bench(w["result"]),
-                         system=self.system(w["result"]), value=value_text(w["result"], lang), gap=gap_text(w["gap"]),
+            key, gap = lead("story.leadership.one", w["gap"])
+            return label(key, lang, subject=self.subject, benchmark=self.bench(w["result"]),
+                         system=self.system(w["result"]), value=value_text(w["result"], lang), **gap,
                          runner=self.system(w["runner"]), runner_submitter=w["runner"]["submitter"],
                          runner_value=value_text(w["runner"], lang))
         key = "story.leadership.many_open" if f.get("division") == "open" else "story.leadership.many"
         return label(key, lang, subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
+
+    def _lead_item(self, kind: str, w: dict) -> str:
+        """One benchmark of a leadership list; with its lead when the lead is at one size."""
+        key, gap = lead("story.leadership.item", w["gap"]) if kind == "first_at_count" else ("story.leadership.item_plain", {})
+        return label(key, self.lang, benchmark=self.bench(w["result"]), value=value_text(w["result"], self.lang), **gap)
 
     def _generation(self, kind: str, f: dict) -> str:
         best, lang = f["best"], self.lang
@@ -143,9 +166,10 @@ class _Writer:
     def _competition(self, kind: str, f: dict) -> str:
         mine, rival = f["result"], f["rival"]
         gap = f["gap"] if f["gap"] >= 0 else 1 / (1 + f["gap"]) - 1  # "N % ahead" is always the leader's lead
-        return label(f"story.competition.{kind}", self.lang, benchmark=self.bench(mine),
+        key, lead_field = lead(f"story.competition.{kind}", gap)  # on par: a gap under NOISE
+        return label(key, self.lang, benchmark=self.bench(mine),
                      accelerators=accelerators_text(mine["accelerators"], self.lang), system=self.system(mine),
-                     rival=self.system(rival), rival_submitter=rival["submitter"], gap=gap_text(gap),
+                     rival=self.system(rival), rival_submitter=rival["submitter"], **lead_field,
                      noise=_NOISE_TEXT, value=value_text(mine, self.lang), rival_value=value_text(rival, self.lang))
 
     def _ecosystem(self, kind: str, f: dict) -> str:

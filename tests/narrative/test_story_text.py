@@ -222,3 +222,30 @@ def test_a_lead_at_one_size_in_the_only_benchmark_entered_there_says_so(lang, on
         return story_text.render(told, lang, NAMES, "training-v1.1")["headline"]["text"]
 
     assert one in worded(1) and many in worded(3)
+
+
+@pytest.mark.parametrize("gap, key, field", [
+    (0.05, "story.competition.ahead", {"gap": "5.0%"}),
+    (0.5, "story.competition.ahead", {"gap": "50%"}),
+    (0.999, "story.competition.ahead", {"gap": "100%"}),
+    (1.0, "story.competition.ahead_factor", {"factor": "2.0"}),
+    (1.1, "story.competition.ahead_factor", {"factor": "2.1"}),
+    (1982.09, "story.competition.ahead_factor", {"factor": "1,983"}),
+])
+def test_a_lead_of_100_percent_or_more_reads_as_a_factor(gap, key, field):
+    assert story_text.lead("story.competition.ahead", gap) == (key, field)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "by a factor of 1,972"), ("zh-Hant", "達 1,972 倍")])
+def test_a_huge_gap_is_told_as_a_factor_not_as_a_six_figure_percentage(lang, words):
+    """Training v1.1, open BERT: Samsung's 0.42 minutes against Google's 828.2 (a 197,095 % lead)."""
+    rival = {"benchmark": "bert", "division": "open", "submitter": "Samsung", "system": "samsung_dgxa100_n128",
+             "availability": "research", "accelerators": 1024, "measure": "time", "value": 0.42, "unit": "minutes",
+             "result_id": "r1"}
+    mine = dict(rival, submitter="Google", system="tpu-v4-2048", value=828.2, result_id="r2")
+    claim = {"angle": "competition", "kind": "behind", "strength": 0.2, "cites": ["r2", "r1"],
+             "facts": {"result": mine, "rival": rival, "gap": 0.42 / 828.2 - 1, "rivals": 1}}
+    told = {"focus_kind": "submitter", "focus_name": "Google", "headline": claim, "highlights": [], "body": []}
+    text = story_text.render(told, lang, NAMES, "training-v1.1")["headline"]["text"]
+    assert words in text
+    assert not re.search(r"\d{3}(,\d{3})*\s?%", text)
