@@ -59,17 +59,6 @@ class _ThrottledSaves(NotebookExecutionManager):
         super().__init__(*args, **kwargs)
         self._final = False
         self._saved_at = time.monotonic()
-        hide_injected_parameters(self.nb)
-
-
-def hide_injected_parameters(nb) -> None:
-    """Hide the input of papermill's injected-parameters cell in the report, like our own parameters
-    cell: tagged before the first save, so every save has it (reading and writing each executed
-    notebook again to tag it cost 15 ms a notebook)."""
-    for cell in nb.cells:
-        tags = cell.metadata.get("tags", [])
-        if "injected-parameters" in tags and "remove-input" not in tags:
-            cell.metadata["tags"] = [*tags, "remove-input"]
 
     def save(self, **kwargs):
         if self._final or time.monotonic() - self._saved_at >= SAVE_EVERY:

@@ -46,7 +46,8 @@ def _execute(job: NotebookJob, digests: dict[str, str], events=None, *, fresh_ke
         if kernel_log:
             error += f"\n    kernel log: {kernel_log}"
     finally:
-        if partial.exists():  # the injected parameters' input hidden in every save (papermill_engine)
+        if partial.exists():
+            _tag_injected_parameters(partial)
             os.replace(partial, job.output)
     seconds = time.perf_counter() - started
     if error is None:
@@ -97,6 +98,19 @@ def kernel_died_before_first_cell(exc: BaseException, partial: Path) -> bool:
     except Exception:  # a half-written notebook: nothing ran that we can see
         return True
     return not any(c.cell_type == "code" and c.get("execution_count") for c in nb.cells)
+
+
+def _tag_injected_parameters(path: Path) -> None:
+    """Hide the input of papermill's injected-parameters cell in the report, like our own parameters cell."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "injected-parameters" in tags and "remove-input" not in tags:
+            cell.metadata["tags"] = [*tags, "remove-input"]
+            nbformat.write(nb, path)
+            return
 
 
 def _cell_error(job: NotebookJob, exc) -> str:
