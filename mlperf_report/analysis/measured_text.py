@@ -35,7 +35,6 @@ _FONT_FILES: dict = {}  # font settings -> {font properties: font files}
 _ACTIVE: list = []      # the settings of the block in force, if any
 _LAID_OUT: dict = {}    # (font, text, features, language, size) -> the glyphs' names and positions
 _OUTLINES: dict = {}    # a glyph's name -> its outline at TextToPath's size
-_GLYPHS_WITH_FONT = None  # matplotlib's own TextToPath.get_glyphs_with_font, set on first use
 
 
 @contextlib.contextmanager
@@ -45,14 +44,14 @@ def remembered() -> Iterator[None]:
     from matplotlib import font_manager
     from matplotlib import text as mpl_text
 
+    from matplotlib import textpath
+
     if mpl.__version__ not in CHECKED or _ACTIVE:  # inside another block: its own settings hold
         yield
         return
-    _keep_originals()
-    from matplotlib import textpath
-
     settings = _font_settings(mpl.rcParams, font_manager.fontManager)
     measure, find = mpl_text._get_text_metrics_with_cache, font_manager.fontManager._find_fonts_by_props
+    outline = textpath.TextToPath.get_glyphs_with_font
     mpl_text._get_text_metrics_with_cache = _shared_metrics(measure, settings)
     font_manager.fontManager._find_fonts_by_props = _found_once(find, _FONT_FILES.setdefault(settings, {}))
     textpath.TextToPath.get_glyphs_with_font = _outlines_once
@@ -63,7 +62,7 @@ def remembered() -> Iterator[None]:
         _ACTIVE.pop()
         mpl_text._get_text_metrics_with_cache = measure
         del font_manager.fontManager._find_fonts_by_props  # the class's own method again
-        textpath.TextToPath.get_glyphs_with_font = _GLYPHS_WITH_FONT
+        textpath.TextToPath.get_glyphs_with_font = outline
 
 
 def _font_settings(rc, manager) -> tuple:
@@ -97,14 +96,6 @@ def _found_once(find, found: dict):
         return found[key]
 
     return once
-
-
-def _keep_originals() -> None:
-    global _GLYPHS_WITH_FONT
-    from matplotlib import textpath
-
-    if _GLYPHS_WITH_FONT is None:
-        _GLYPHS_WITH_FONT = textpath.TextToPath.get_glyphs_with_font
 
 
 def _outlines_once(self, font, s, glyph_map=None, return_new_glyphs_only=False, *, features=None, language=None):

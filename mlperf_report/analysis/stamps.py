@@ -245,7 +245,7 @@ def stale_reason(job: NotebookJob, digests: dict[str, str]) -> str | None:
     """None when the executed notebook and its figures exist and were made from exactly these inputs;
     else why the notebook must run ("not built yet", "changed: data/prices.yaml")."""
     stamp = _stamp(job)
-    if not (job.output.is_file() and job.figures.is_file() and stamp):
+    if must_run(job) or not stamp:
         return "not built yet" if not job.output.is_file() else "no stamp from a finished run"
     if stamp.get("hash") == _hash_of(digests):
         return None

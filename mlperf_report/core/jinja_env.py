@@ -2,9 +2,10 @@
 
 Compiling the two narrative templates took 0.17 s of every build, in the part of it where one core
 waits (between the last notebook and the first report). Compiled templates are kept under
-``.cache/jinja/`` (``make venv`` compiles them, as it compiles the package's bytecode: ``assemble.compile_templates``). Jinja checks
-each entry against the template's source, so an edited template is compiled again; the folder is
-named after the environment's options and Jinja's version, which the compiled code depends on.
+``.cache/jinja/``; ``make venv`` compiles them (``assemble.compile_templates``), as it compiles the
+package's bytecode. Jinja checks each entry against the template's source, so an edited template is
+compiled again; the folder is named after the environment's options and Jinja's version, which the
+compiled code depends on.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def environment(folder: Path, **options):
 def _cache_folder(folder: Path, options: dict) -> Path:
     import jinja2
 
-    described = repr([str(folder), jinja2.__version__, *((key, _stable(value)) for key, value in sorted(options.items()))])
+    settings = [(key, _stable(value)) for key, value in sorted(options.items())]
+    described = repr([str(folder), jinja2.__version__, *settings])
     cache = paths.CACHE / "jinja" / hashlib.sha256(described.encode()).hexdigest()[:16]
     cache.mkdir(parents=True, exist_ok=True)
     return cache

@@ -149,7 +149,8 @@ class _Writer:
 
     def _lead_item(self, kind: str, w: dict) -> str:
         """One benchmark of a leadership list; with its lead when the lead is at one size."""
-        key, gap = lead("story.leadership.item", w["gap"]) if kind == "first_at_count" else ("story.leadership.item_plain", {})
+        key, gap = (lead("story.leadership.item", w["gap"]) if kind == "first_at_count"
+                    else ("story.leadership.item_plain", {}))
         return label(key, self.lang, benchmark=self.bench(w["result"]), value=value_text(w["result"], self.lang), **gap)
 
     def _generation(self, kind: str, f: dict) -> str:
