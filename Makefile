@@ -3,23 +3,31 @@ PYTHON ?= python3.11
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+UV     := .cache/bootstrap/uv-$(shell sed -n 's/^uv==\([0-9.]*\).*/\1/p' requirements-bootstrap.txt)/bin/uv
 
 .DEFAULT_GOAL := help
-.PHONY: help venv report test bench fuzz mutate data system-deps clean
+.PHONY: help venv lock report test bench fuzz mutate data system-deps picture clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo "reference: README.md (start here), docs/REPORTS.md, docs/INGEST.md, docs/CONFIGURATION.md,"
+	@echo "  docs/MAIL.md, docs/ROUND_DAY.md, docs/DEVELOPMENT.md; python build.py --help for the commands"
 
-venv: $(STAMP)  ## create .venv with the pinned dependencies (stdlib venv + pip)
+venv: $(STAMP)  ## create .venv from requirements.lock (uv, else pip; pinned and hash-checked)
 
-$(STAMP): requirements.txt
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+$(STAMP): requirements.lock requirements-bootstrap.txt .ci/venv
+	@.ci/venv $(PYTHON) $(VENV)
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	$(PY) -m mlperf_report.i18n.fonts
 	$(PY) -m compileall -q mlperf_report  # bytecode, as pip writes for the packages (even under PYTHONDONTWRITEBYTECODE)
 	$(PY) -m mlperf_report.assemble.compile_templates  # the templates compiled, likewise (.cache/jinja)
 	@touch $(STAMP)
+
+lock: venv  ## re-resolve requirements.txt into requirements.lock (every package pinned, with hashes), then make venv
+	@test -x $(UV) || { echo "make lock needs uv ($(UV)), which make venv could not install" >&2; exit 1; }
+	$(UV) pip compile requirements.txt --generate-hashes --python-version 3.11 --quiet \
+	  --custom-compile-command "make lock" -o requirements.lock
+	@$(MAKE) --no-print-directory venv
 
 system-deps:  ## install the Debian packages the tests use (chromium, poppler-utils) when missing
 	@bash .ci/system-deps
@@ -32,6 +40,9 @@ report: venv  ## build the default report (MLPerf Training v1.0 from data/) into
 TEST_WORKERS ?= 2
 test: venv system-deps  ## run the test suite (TEST_WORKERS=1: in this process, one test at a time)
 	$(PY) -m pytest -q $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+
+picture: report system-deps  ## re-make the README's picture of the report (docs/report-highlights.png, docs/report-chart.png)
+	$(PY) tools/readme_picture.py output/training-v1.0/report.en.pdf docs
 
 bench: venv  ## print the speed figures recorded in docs/PERFORMANCE.md (needs ../shared/mlperf)
 	$(PY) bench/ingest_speed.py
