@@ -33,6 +33,9 @@ examples:
   python build.py ingest ../shared/mlperf/training_results_v1.0.zip
   python build.py report --round training-v1.0 --benchmarks resnet,bert
   python build.py send --round training-v1.0 --dry-run
+
+reference: README.md, docs/REPORTS.md (options), docs/INGEST.md, docs/CONFIGURATION.md, docs/MAIL.md,
+docs/ROUND_DAY.md
 """
 
 
