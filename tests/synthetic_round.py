@@ -138,3 +138,55 @@ def write_v5_round(data_dir: Path, round_id: str = "training-v5.0") -> Path:
     _write_csv(folder / "runs.csv", RUN_COLUMNS, _run_rows(rows))
     (folder / "manifest.json").write_text(json.dumps({"round": round_id, "source": "synthetic", "problems": []}))
     return Path(data_dir)
+
+
+# --- a crowded round: today's sizes and names ---------------------------------------------------------
+
+CROWDED_SUBMITTERS = ("NVIDIA", "AMD", "Dell", "Supermicro", "Quanta_Cloud_Technology", "Hewlett Packard Enterprise",
+                      "Lenovo", "GigaComputing", "ASUSTeK", "Cisco", "Oracle", "CoreWeave", "Nebius", "MangoBoost",
+                      "Clemson University Research Computing and Data", "Lambda", "Giga Computing Technology",
+                      "University of Florida", "Wiwynn", "Krai")
+CROWDED_BENCHMARKS = ("llama2_70b_lora", "retinanet", "rgat", "llama31_8b", "flux1", "dlrm_dcnv2", "llama31_405b")
+_SIZES = (8, 8, 8, 8, 8, 8, 16, 32, 64, 72, 144, 512, 1024, 2560, 5120)
+
+
+def crowded_rows(round_id: str = "training-v5.1", crowded: int = 80, others: int = 12) -> list[dict]:
+    """``crowded`` systems with names of 100 and more characters on llama2_70b_lora (the focus NVIDIA
+    at five sizes, some open-division results, MLPerf Training Power on a third) and ``others`` with
+    names of today's length on every other benchmark of the round, in results.csv's format; the
+    same rows every call."""
+    import random
+
+    rng = random.Random(51)
+    rows = []
+    for benchmark in CROWDED_BENCHMARKS:
+        count = crowded if benchmark == "llama2_70b_lora" else others
+        for i in range(count):
+            submitter = "NVIDIA" if i % 7 == 0 else CROWDED_SUBMITTERS[i % len(CROWDED_SUBMITTERS)]
+            accelerators = 8 * (1, 8, 64, 320, 640)[(i // 7) % 5] if submitter == "NVIDIA" else rng.choice(_SIZES)
+            model = "NVIDIA GB300" if submitter == "NVIDIA" else rng.choice(("NVIDIA B200-SXM-180GB", "AMD Instinct MI355X",
+                                                                             "NVIDIA H200-SXM5-141GB"))
+            minutes = round(rng.uniform(9.0, 60.0) * 8 / accelerators ** 0.9, 4)
+            name = (f"{submitter} ThinkSystem-Extended Edition {i} with {accelerators}x {model} liquid-cooled "
+                    f"rack-scale cluster, 2x host processors per node" if count == crowded
+                    else f"{submitter} XE{9680 + i} {accelerators}x {model.split()[-1]}")
+            rows.append({"round": round_id, "division": "open" if i % 19 == 5 else "closed", "availability": "available",
+                         "submitter": submitter, "system_id": f"{submitter.split()[0].lower()}_{benchmark}_{i}_n{accelerators}",
+                         "system_name": name, "benchmark": benchmark, "score_min": repr(minutes), "runs_found": 10,
+                         "runs_required": 10, "runs_converged": 10, "scaling_factor": "1.0", "status": "ok",
+                         "status_detail": "ok", "accelerator_model": model, "accelerators": accelerators,
+                         "host_processor_model": "AMD EPYC 9575F", "host_processors": max(2, accelerators // 4),
+                         "nodes": max(1, accelerators // 8), "framework": "NeMo 25.09",
+                         "energy_j": repr(round(rng.uniform(1e7, 9e7), 1)) if i % 3 == 0 else ""})
+    return rows
+
+
+def write_crowded_round(data_dir: Path, round_id: str = "training-v5.1") -> Path:
+    """data/<round>/ of :func:`crowded_rows`."""
+    rows = crowded_rows(round_id)
+    folder = Path(data_dir) / round_id
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_csv(folder / "results.csv", RESULT_COLUMNS + ["energy_j"], rows)
+    _write_csv(folder / "runs.csv", RUN_COLUMNS, _run_rows(rows))
+    (folder / "manifest.json").write_text(json.dumps({"round": round_id, "source": "synthetic", "problems": []}))
+    return Path(data_dir)

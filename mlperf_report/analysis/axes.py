@@ -4,6 +4,7 @@ system labels, and the key a result's colour is given by."""
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Iterator
 
 import pandas as pd
@@ -11,9 +12,11 @@ import pandas as pd
 from mlperf_report.i18n.labels import label
 
 
-def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
+def system_labels(data: pd.DataFrame, lang: str = "en", width: int | None = None) -> list[str]:
     """Readable, unique y labels: display name (with the submitter when the name lacks it); where two
-    would look alike, the division, and failing that the folder name, tells them apart."""
+    would look alike, the division, and failing that the folder name, tells them apart. ``width``:
+    columns a label may take (default ``LABEL_COLUMNS``; 0: as long as it is, for a chart that
+    wraps its labels itself)."""
     names = [name if submitter.lower() in name.lower() else f"{submitter} {name}"
              for submitter, name in zip(data["submitter"].astype(str), data["display_name"].astype(str))]
     if len(set(names)) < len(names) and "division" in data:
@@ -21,7 +24,26 @@ def system_labels(data: pd.DataFrame, lang: str = "en") -> list[str]:
         names = [f"{name} ({label(f'division.{div}', lang)})" if counts[name] > 1 and div in ("closed", "open") else name
                  for name, div in zip(names, data["division"].astype(str))]
     counts = pd.Series(names).value_counts()
-    return [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
+    names = [f"{name} [{sid}]" if counts[name] > 1 else name for name, sid in zip(names, data["system_id"].astype(str))]
+    return names if width == 0 else _unique_short(names, width or LABEL_COLUMNS)
+
+
+def _unique_short(names: list[str], width: int) -> list[str]:
+    """Each name within ``width`` columns; two that shorten alike are numbered (the table beside the
+    chart, and the exhibits, have them in full)."""
+    short = [short_label(name, width) for name in names]
+    seen: dict[str, int] = {}
+    for name in short:
+        seen[name] = seen.get(name, 0) + 1
+    numbered: dict[str, int] = {}
+    out = []
+    for name, full in zip(short, names):
+        if seen[name] > 1:
+            numbered[name] = numbered.get(name, 0) + 1
+            suffix = f" ({numbered[name]})"
+            name = short_label(full, width - columns(suffix)) + suffix
+        out.append(name)
+    return out
 
 
 def result_keys(data: pd.DataFrame) -> list[tuple[str, str, str]]:
@@ -31,21 +53,74 @@ def result_keys(data: pd.DataFrame) -> list[tuple[str, str, str]]:
     return list(zip(divisions, data["submitter"].astype(str), data["system_id"].astype(str)))
 
 
-def coloured_bars(ax, df: pd.DataFrame, x: str, colours: dict | None, default: str):
+def coloured_bars(ax, df: pd.DataFrame, x: str, colours: dict | None, default: str, positions=None):
     """One horizontal bar per row of ``df`` (y: its ``_label``), top to bottom, each in the colour
     ``colours`` gives its result (:func:`result_keys`), else ``default``; returns the bars. One
-    series and no error bars: a bar is one result (seaborn would bootstrap a zero-width interval for
-    each and draw it)."""
-    import seaborn as sns
-
-    with labels_of_our_own(ax):
-        sns.barplot(data=df, x=x, y="_label", order=df["_label"].tolist(), color=default, orient="h",
-                    errorbar=None, ax=ax, saturation=1.0)
-    bars = ax.containers[-1]
+    series and no error bars: a bar is one result. ``positions``: each row's y (rows 0, 1, 2, ...
+    by default; a chart leaves gaps for its headers)."""
     colours = colours or {}
-    for patch, key in zip(bars, result_keys(df)):
-        patch.set_facecolor(colours.get(key, default))
+    positions = list(range(len(df))) if positions is None else list(positions)
+    bars = ax.barh(positions, df[x].astype(float).tolist(), height=0.8,
+                   color=[colours.get(key, default) for key in result_keys(df)], linewidth=0)
+    ax.set_yticks(positions, df["_label"].tolist())
+    ax.set_ylim(max(positions, default=0) + 0.6, min(positions, default=0) - 0.6)  # first row on top
+    ax.grid(False, axis="y")
     return bars
+
+
+#: Columns (a CJK character counts two) a system's name may take on one line of a chart; longer
+#: names end in "…" there (tables keep them whole), so the bars keep most of the page's width.
+LABEL_COLUMNS = 40
+#: A value label goes inside its bar past this share of the axis, so it never reaches the notes
+#: printed right of the plot (the accelerator counts).
+_INSIDE_FROM = 0.78
+_DARK = {"#d1495b", "#00798c"}  # the focus and baseline colours, which take white text
+
+
+def columns(text: str) -> int:
+    """Printed width in columns: a CJK (wide) character takes two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def short_label(text: str, width: int = LABEL_COLUMNS) -> str:
+    """``text`` in at most ``width`` columns, cut at a word where it can, ending in "…"."""
+    if columns(text) <= width:
+        return text
+    cut = ""
+    for ch in text:
+        if columns(cut + ch) > width - 1:
+            break
+        cut += ch
+    head = cut.rsplit(" ", 1)[0] if " " in cut and columns(cut.rsplit(" ", 1)[0]) >= width * 0.6 else cut
+    return head.rstrip(" ,;:-_(") + "…"
+
+
+def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:
+    """Each bar's value at its end: outside it while there is room before the axis ends, inside
+    (right-aligned, in white on a dark bar) when the bar runs past ``_INSIDE_FROM`` of the axis.
+    Call after the axis limits are final."""
+    import matplotlib.colors as mcolors
+    from matplotlib.transforms import offset_copy
+
+    left, right = ax.get_xlim()
+    log = ax.get_xscale() == "log"
+    scale = (lambda v: math.log(v)) if log else (lambda v: v)
+    outside = offset_copy(ax.transData, fig=ax.figure, x=2, y=0, units="points")
+    inside = offset_copy(ax.transData, fig=ax.figure, x=-2, y=0, units="points")
+    for bar in bars:
+        width = bar.get_width()
+        if not width > 0:
+            continue
+        y = bar.get_y() + bar.get_height() / 2
+        share = (scale(width) - scale(left)) / (scale(right) - scale(left))
+        if share < _INSIDE_FROM:
+            ax.text(width, y, fmt(width), transform=outside, ha="left", va="center", fontsize=fontsize)
+        else:
+            dark = mcolors.to_hex(bar.get_facecolor()) in _DARK
+            ax.text(width, y, fmt(width), transform=inside, ha="right", va="center", fontsize=fontsize,
+                    color="white" if dark else "black")
 
 
 def log_axes(ax, *, x: bool, values=None) -> None:
@@ -64,9 +139,36 @@ def log_axes(ax, *, x: bool, values=None) -> None:
         ax.xaxis.set_major_formatter(plain)
         ax.xaxis.set_minor_locator(ticker.NullLocator())
     ax.set_yscale("log")
-    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    low, high = (v for v in sorted(ax.get_ylim()))
+    wide = low > 0 and math.log10(high / low) > 3  # 1-2-5 over five decades: labels 9 pt apart
+    ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0,) if wide else (1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(plain if values is None else ticker.FuncFormatter(lambda value, _: values(value)))
     ax.yaxis.set_minor_locator(ticker.NullLocator())
+
+
+#: Columns a legend entry's name may take (names past it end in "…"; the tables have them whole).
+LEGEND_COLUMNS = 28
+
+
+def legend_below(ax, *, fontsize: float = 6.5, width_pt: float = 440.0) -> None:
+    """The axes' legend under the whole figure, in the room the layout makes for it (a legend
+    hung below the axes by hand printed over the axis title in Chinese), names shortened, as many
+    columns as the longest name lets fit in ``width_pt``."""
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.get_legend() is not None:
+        ax.get_legend().remove()
+    if not handles:
+        return
+    labels = [short_label(text, LEGEND_COLUMNS) for text in labels]
+    widest = max(columns(text) for text in labels) * fontsize * 0.6 + 3 * fontsize  # marker and gap
+    ncol = int(max(1, min(4, width_pt // widest, len(labels))))
+    ax.figure.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=fontsize, frameon=False)
+
+
+def height_with_legend(base: float, entries: int) -> float:
+    """A figure's height in inches: ``base`` for the plot, and a line per three entries of the
+    legend :func:`legend_below` puts under it (a round with 25 submitters still gets its plot)."""
+    return base + 0.15 * math.ceil(entries / 3)
 
 
 @contextlib.contextmanager

@@ -42,6 +42,7 @@ class Plan:
     force: bool = False
     output_dir: Path = paths.OUTPUT
     fresh_kernels: bool = False     # a new kernel per notebook instead of one reset kernel per worker
+    data_dir: Path = paths.DATA     # the round's tables (the results workbook is made from them)
 
     @property
     def kernel_log(self) -> Path:

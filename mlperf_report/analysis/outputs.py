@@ -55,9 +55,11 @@ def show_chart(name: str, draw: Callable, *, languages: Iterable[str], rows: int
     return svgs
 
 
-def show_table(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:
+def show_table(name: str, make: Callable, *, languages: Iterable[str], printed: bool = True, **options) -> None:
     """Display table ``name`` (``make(lang=..., **options)`` returns a DataFrame) in every language;
-    a table with no rows is not shown (an empty exhibit tells the reader nothing)."""
+    a table with no rows is not shown (an empty exhibit tells the reader nothing). ``printed=False``:
+    the HTML report shows it, the PDF leaves it out (a table that lists what the chart above it
+    shows, where paper is short)."""
     from IPython.display import display
 
     from mlperf_report.analysis.html_tables import to_html
@@ -66,8 +68,9 @@ def show_table(name: str, make: Callable, *, languages: Iterable[str], **options
         df = make(lang=lang, **options)
         if df.empty:
             continue
+        meta = {"table": name, "lang": lang, **({} if printed else {"screen_only": True})}
         display({"text/html": to_html(df), "text/plain": df.to_string(index=False)}, raw=True,
-                metadata={"mlperf_report": {"table": name, "lang": lang}})
+                metadata={"mlperf_report": meta})
 
 
 def show_text(name: str, make: Callable, *, languages: Iterable[str], **options) -> None:

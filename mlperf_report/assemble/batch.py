@@ -135,7 +135,7 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     round_id, workers = first.round_id, first.workers
     once = {job.output: job for report in reports for job in report.plan.jobs}  # a shared job: one key
     combined = Plan(round_id=round_id, jobs=tuple(once.values()), workers=workers, force=first.force,
-                    output_dir=Path(output_dir), fresh_kernels=first.fresh_kernels)
+                    output_dir=Path(output_dir), fresh_kernels=first.fresh_kernels, data_dir=first.data_dir)
     (Path(output_dir) / round_id / "notebooks").mkdir(parents=True, exist_ok=True)
     shared = sum(job.shared for job in combined.jobs)
     print(f"batch {round_id}: {len(reports)} focuses, {len(combined.jobs)} notebooks ({shared} shared by every "
@@ -164,8 +164,19 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     return 0
 
 
+def _deliverables(lang: str) -> tuple[tuple[str, str], ...]:
+    """(file, link text) of what a focus's folder holds for ``lang``, as the index links them."""
+    return ((f"report.{lang}.html", "HTML"), (f"report.{lang}.pdf", "PDF"), (f"exhibits.{lang}.pdf", "exhibits PDF"),
+            ("results.xlsx", "workbook"))
+
+
+def _link(path: Path, round_out: Path, text: str) -> str:
+    return f'<a href="{html.escape(str(path.relative_to(round_out)))}">{html.escape(text)}</a>'
+
+
 def write_index(built: list[FocusReport], round_out: Path) -> Path:
-    """``index.html``: every focus's report in each language, with its headline line."""
+    """``index.html``: every focus's report in each language, with its headline line, and the files
+    beside it (the exhibits' PDF, the results workbook)."""
     from mlperf_report.assemble.build import report_headlines
     from mlperf_report.narrative.rendering import TRADEMARK_LEGEND
 
@@ -179,8 +190,8 @@ def write_index(built: list[FocusReport], round_out: Path) -> Path:
         for lang in report.config.languages:
             lines, _ = headlines(lang)
             headline = re.sub(r"\s*\[\d+\]$", "", lines[0]) if lines else ""
-            links = " · ".join(f'<a href="{html.escape(str((folder / f"report.{lang}.{ext}").relative_to(round_out)))}">'
-                               f"{ext.upper()}</a>" for ext in ("html", "pdf"))
+            links = " · ".join(_link(folder / name, round_out, text) for name, text in _deliverables(lang)
+                               if (folder / name).exists())
             cells.append(f"<td lang=\"{lang}\">{html.escape(headline)}<br>{links}</td>")
         name = report.focus.name or "—"
         rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")

@@ -70,7 +70,7 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     assembling processes never idle while one language of a focus takes longer than the other or
     the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
     the returned call is made, in a pool of their own. ``share_appendix``: a batch's reports print
-    their appendix so that every focus shares it (``document.print_report``)."""
+    their appendix so that every focus shares it (``pdf_print.print_report``)."""
     from mlperf_report.core.config import load_config
     from mlperf_report.suites import suite_for
 
@@ -86,8 +86,10 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [titles[lang] for lang in langs]})
     stamp = round_out / STAMP
-    expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
-    expected += [round_out / "report.html", round_out / "report.pdf"]
+    from mlperf_report.assemble import workbook
+
+    makes_workbook = hasattr(suite, "workbook")
+    expected = _expected(round_out, langs, workbook.FILE_NAME if makes_workbook else None)
     if not force and stamp.exists() and stamp.read_text().strip() == digest and all(p.exists() for p in expected):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
         return lambda: expected
@@ -99,19 +101,30 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
     requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
                                        round_out, titles[lang], date, default_copy=i == 0,
-                                       share_appendix=share_appendix)
+                                       share_appendix=share_appendix,
+                                       workbook=workbook.FILE_NAME if makes_workbook else None)
                 for i, (lang, narrative, notes) in enumerate(_narratives(suite, config, langs, round_out, results,
                                                                          load_prices(prices_file))))
     waiting = _hand_over(requests, pool, plan.workers)
+    made = workbook.write_workbook(suite, data_dir=plan.data_dir, round_id=plan.round_id, prices_file=prices_file,
+                                   focus=config.focus, path=round_out / workbook.FILE_NAME)  # while they print
 
     def finish() -> list[Path]:
         reports = waiting()
         write_text(stamp, digest + "\n")
-        written = [p for report in reports for p in (report.html_path, report.pdf_path, *report.copies) if p]
+        written = [p for report in reports
+                   for p in (report.html_path, report.pdf_path, report.exhibits_path, *report.copies) if p]
+        written += [made] if made else []
         print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         return written
 
     return finish
+
+
+def _expected(round_out: Path, langs: list[str], workbook: str | None) -> list[Path]:
+    """The files a built report leaves (the exhibits' PDF only where there are exhibits: not checked)."""
+    expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
+    return expected + [round_out / "report.html", round_out / "report.pdf"] + ([round_out / workbook] if workbook else [])
 
 
 def _narratives(suite, config, langs: list[str], round_out: Path, results, catalogue):

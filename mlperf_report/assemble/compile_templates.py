@@ -5,11 +5,11 @@ from __future__ import annotations
 
 
 def main() -> int:
-    from mlperf_report.assemble import document
+    from mlperf_report.assemble import page
     from mlperf_report.core import jinja_env, paths
     from mlperf_report.narrative import rendering
 
-    count = jinja_env.compile_all([rendering.environment(), document._jinja()])
+    count = jinja_env.compile_all([rendering.environment(), page._jinja()])
     print(f"jinja: {count} templates compiled into {paths.CACHE / 'jinja'}")
     return 0
 

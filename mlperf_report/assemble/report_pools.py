@@ -36,11 +36,10 @@ REPORTS_PER_PROCESS = 8
 
 #: What an assembling process imports and sets up before its first report: (module, function to call
 #: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter, a
-#: rehearsal of a tiny report, and what a report imports later (pypdf joins the appendix, the suites
-#: read their YAML).
+#: rehearsal of a tiny report, and what a report imports later (the suites read their YAML).
 WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
            ("mlperf_report.assemble.sections", "exporter"), ("mlperf_report.assemble.report_pools", "rehearse"),
-           ("pypdf", ""), ("yaml", ""))
+           ("yaml", ""))
 
 #: The module the fork server imports when it starts: the warm-up, done once for every process.
 FORK_SERVER = "mlperf_report.assemble.fork_server"
@@ -104,13 +103,13 @@ def rehearse() -> None:
     process has it done)."""
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-    from mlperf_report.assemble import document, sections
+    from mlperf_report.assemble import page, pdf_print, sections
 
     table = new_output("display_data", data={"text/html": "<table><tr><td>1</td></tr></table>", "text/plain": "1"})
     notebook = new_notebook(cells=[new_markdown_cell("# A\n\nB *c* `d` [e](#f)\n\n- g\n- h"),
                                    new_code_cell("", outputs=[table])])
     sections.notebook_section(notebook, "en", "rehearsal")
-    document.render_pdf(document.render_page(lang="en", title="", round_title="", date="", sections=[]))
+    pdf_print.render_pdf(page.render_page(lang="en", title="", round_title="", date="", sections=[]))
 
 
 def _ready_worker(build_pid: int, steps: tuple[tuple[str, str], ...]) -> None:

@@ -79,7 +79,8 @@ def compact(value, lang: str = "en") -> str:
         return f"{number:g}"
     from babel.numbers import format_compact_decimal
 
-    return format_compact_decimal(number, locale=_locale(lang), fraction_digits=2)
+    # Babel leaves a number under a thousand as it is: a tick at 0.6000000000000001 printed so
+    return format_compact_decimal(round(number, 2), locale=_locale(lang), fraction_digits=2)
 
 
 def places_for(values, minimum: int, *, significant: int = 3, maximum: int = 6) -> int:

@@ -1,9 +1,8 @@
-"""The appendix printed apart: a report's PDF is its own pages then the exhibits, numbered A-1, …,
-with its contents entry linking there; a second focus's report reuses the printed appendix."""
+"""The appendix printed apart: a report's PDF ends with its notes, the exhibits are exhibits.<lang>.pdf
+beside it (numbered A-1, …), linked from its contents; a second focus's report reuses the printed
+exhibits."""
 
 from __future__ import annotations
-
-import io
 
 import nbformat
 import pytest
@@ -11,7 +10,7 @@ from nbformat.v4 import new_code_cell, new_notebook, new_output
 from pypdf import PdfReader
 
 import report_fixtures as rf
-from mlperf_report.assemble import appendix_pdf, document
+from mlperf_report.assemble import document
 
 ROUND = "training-v1.0"
 
@@ -53,48 +52,47 @@ def spy_on_printing(monkeypatch) -> list[str]:
     return runs
 
 
-def test_two_focuses_print_the_appendix_once_and_each_pdf_ends_with_it(notebooks, tmp_path, monkeypatch):
+def test_two_focuses_print_the_appendix_once_each_beside_a_report_that_ends_with_its_notes(notebooks, tmp_path,
+                                                                                             monkeypatch):
     runs = spy_on_printing(monkeypatch)
     reports = [document.assemble_report(ROUND, "en", notebooks, f"<p>Focus {name} 領先.</p>", rf.NOTES["en"],
                                         tmp_path / name, "Report", "2026-12-05", cache_dir=tmp_path / "cache",
-                                        share_appendix=True)  # as a batch's focuses do
+                                        share_appendix=True, workbook="results.xlsx")  # as a batch's focuses do
                for name in ("Acme", "Beta")]
     assert len(runs) == 3, "the appendix once, then each report's own pages"
+    assert reports[0].exhibits_path.read_bytes() == reports[1].exhibits_path.read_bytes()
     for report in reports:
-        pdf = PdfReader(report.pdf_path)
-        labels = pdf.page_labels
-        first = labels.index("A-1")
-        assert labels[:first] == [str(n) for n in range(1, first + 1)]
-        assert labels[first:] == [f"A-{n}" for n in range(1, len(labels) - first + 1)] and len(labels) - first >= 2
-        assert pdf.get_destination_page_number(pdf.named_destinations["sec-exhibits"]) == first
-        assert not [name for name in pdf.named_destinations if name.startswith(appendix_pdf.MARKER_PREFIX)]
+        assert report.exhibits_path == report.pdf_path.parent / "exhibits.en.pdf"
+        pdf, exhibits = PdfReader(report.pdf_path), PdfReader(report.exhibits_path)
         outline = [entry.title for entry in pdf.outline if not isinstance(entry, list)]
-        assert outline[-2:] == ["Notes and citations", "Exhibits"]
-        contents = [annot.get_object() for annot in pdf.pages[1].get("/Annots")]
-        to_appendix = [a["/Dest"] for a in contents if not isinstance(a["/Dest"], str)]
-        assert to_appendix and all(dest[0] == pdf.pages[first].indirect_reference for dest in to_appendix)
+        assert outline[-1] == "Notes and citations" and "Exhibits" not in outline
+        assert "sec-exhibits" not in pdf.named_destinations and "sec-exhibits" in exhibits.named_destinations
+        assert len(exhibits.pages) >= 2 and "A-1 / A-" in exhibits.pages[0].extract_text()
+        assert not any("A-1" in page.extract_text() for page in pdf.pages[2:])
+        links = [annot.get_object().get("/A", {}).get("/URI") for annot in pdf.pages[1].get("/Annots")]
+        assert "exhibits.en.pdf" in links and "results.xlsx" in links  # the contents entry and the companions
         text = pdf.pages[1].extract_text()
-        assert "Exhibits" in text and "A-1" in text
-        assert "A-1 / A-" in pdf.pages[first].extract_text()
+        assert "Exhibits" in text and "exhibits.en.pdf" in text and "results.xlsx" in text
     html = reports[0].html_path.read_text(encoding="utf-8")
-    assert html.index('id="sec-notes"') < html.index('id="sec-exhibits"'), "the appendix comes last on screen too"
+    assert html.index('id="sec-notes"') < html.index('id="sec-exhibits"'), "the HTML keeps the exhibits, last"
+    assert 'href="exhibits.en.pdf"' in html and 'href="results.xlsx"' in html
 
 
-def test_joining_is_deterministic_and_keeps_the_reports_metadata(notebooks, tmp_path):
+def test_the_exhibits_pdf_is_deterministic_and_the_report_keeps_its_metadata(notebooks, tmp_path):
     args = (ROUND, "zh-Hant", notebooks, rf.NARRATIVE["zh-Hant"], rf.NOTES["zh-Hant"])
     first = document.assemble_report(*args, tmp_path / "a", "報告", "2026-12-05", cache_dir=None)
     second = document.assemble_report(*args, tmp_path / "b", "報告", "2026-12-05", cache_dir=tmp_path / "cache")
     assert first.pdf_path.read_bytes() == second.pdf_path.read_bytes()
+    assert first.exhibits_path.read_bytes() == second.exhibits_path.read_bytes()
     assert PdfReader(first.pdf_path).metadata.title.startswith("報告")
 
 
-def test_section_pages_reads_where_each_appendix_section_starts():
-    from weasyprint import HTML
-
-    pdf = HTML(string="<style>@page{size:A6}</style><section id='sec-a'><p>x</p></section>"
-                      "<section id='sec-b' style='break-before:page'><p>y</p></section><p id='other'>z</p>").write_pdf()
-    assert appendix_pdf.section_pages(pdf) == {"sec-a": "A-1", "sec-b": "A-2"}
-    assert PdfReader(io.BytesIO(appendix_pdf.join(pdf, pdf))).page_labels == ["1", "2", "A-1", "A-2"]
+def test_a_report_without_exhibits_has_no_exhibits_file(tmp_path):
+    paths = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    report = document.assemble_report(ROUND, "en", paths, rf.NARRATIVE["en"], rf.NOTES["en"], tmp_path / "out",
+                                      "Report", "2026-12-05", cache_dir=None)
+    assert report.exhibits_path is None and not list((tmp_path / "out").glob("exhibits*"))
+    assert "exhibits.en.pdf" not in report.html_path.read_text(encoding="utf-8")
 
 
 def test_a_single_report_prints_its_appendix_in_its_own_font_subsets(notebooks, tmp_path, monkeypatch):
@@ -112,6 +110,5 @@ def test_a_single_report_prints_its_appendix_in_its_own_font_subsets(notebooks, 
                                           tmp_path / folder, "報告", "2026-12-05", cache_dir=tmp_path / folder / "cache",
                                           share_appendix=share)
         assert len(cut) == (4 if share else 3) and cut.count(None) == (2 if share else 1)
-        pdf = PdfReader(report.pdf_path)
-        appendix_text = pdf.pages[pdf.page_labels.index("A-1")].extract_text()
+        appendix_text = PdfReader(report.exhibits_path).pages[0].extract_text()
         assert any("\u4e00" <= char <= "\u9fff" for char in appendix_text)  # its Chinese set in the faces given

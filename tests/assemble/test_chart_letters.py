@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mlperf_report.assemble import chart_letters, document
+from mlperf_report.assemble import chart_letters, pdf_print
 
 #: A chart as the printer gets it: labels as SVG text in two faces and two sizes, letters repeated.
 _CHART = (
@@ -31,7 +31,7 @@ def _printed(html: str, memo: dict | None = None) -> bytes:
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
-    with document._fixed_font_timestamps(), (chart_letters.remembered() if memo is not None
+    with pdf_print._fixed_font_timestamps(), (chart_letters.remembered() if memo is not None
                                               else contextlib.nullcontext({})) as remembered:
         pdf = HTML(string=html, media_type="print").write_pdf(font_config=FontConfiguration(), optimize_images=False)
     if memo is not None:
@@ -43,7 +43,7 @@ def test_a_chart_prints_to_the_same_bytes_with_its_letters_measured_once():
     html = _page(_CHART + _CHART)
     memo: dict = {}
     assert _printed(html, memo) == _printed(html)
-    assert document.render_pdf(html) == _printed(html)  # the report's printing measures so
+    assert pdf_print.render_pdf(html) == _printed(html)  # the report's printing measures so
     measured = [key[0] for key in memo]
     assert {"T", "0", "1", "Dell PowerEdge", "10"} <= set(measured)  # whole labels are measured too
     assert len(measured) == len(set((key[0], key[4], key[3]) for key in memo))  # once per text, size, weight
@@ -67,7 +67,7 @@ def test_another_weasyprint_version_prints_without_it(monkeypatch):
     with chart_letters.remembered() as memo:
         assert line_break.split_first_line is original
     assert memo == {}
-    assert document.render_pdf(_page(_CHART)) == _printed(_page(_CHART))
+    assert pdf_print.render_pdf(_page(_CHART)) == _printed(_page(_CHART))
 
 
 def test_the_measuring_is_given_back_after_a_print_even_a_failed_one():

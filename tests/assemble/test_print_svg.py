@@ -19,7 +19,7 @@ import pytest  # noqa: E402
 
 import report_fixtures as rf  # noqa: E402
 from mlperf_report.assemble import print_svg  # noqa: E402
-from mlperf_report.assemble import document
+from mlperf_report.assemble import page, pdf_print
 from mlperf_report.i18n import fonts
 
 TITLE = "訓練時間：ResNet & <BERT> (bold)"
@@ -72,10 +72,10 @@ def _render(svg: str, tmp_path, name: str):
     resources: dict = {}
     html = f'<img src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}" style="width:160mm">'
     html, labels = print_svg.charts_for_print(html, resources)
-    faces = document.page_fonts("", labels or TITLE, tmp_path)
+    faces = page.page_fonts("", labels or TITLE, tmp_path)
     css = "".join(f'@font-face {{ font-family: "{face.family}"; font-weight: {face.weight}; '
                   f'src: url({face.uri}) format("woff"); }}' for face in faces)
-    pdf = document.render_pdf(f"<style>{css} @page {{ size: A4; margin: 10mm }}</style>{html}", resources)
+    pdf = pdf_print.render_pdf(f"<style>{css} @page {{ size: A4; margin: 10mm }}</style>{html}", resources)
     (tmp_path / f"{name}.pdf").write_bytes(pdf)
     subprocess.run(["pdftoppm", "-r", "60", "-gray", "-png", "-singlefile", str(tmp_path / f"{name}.pdf"),
                     str(tmp_path / name)], check=True, timeout=60)

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from mlperf_report.assemble import document, print_svg, svg_tree
+from mlperf_report.assemble import page, pdf_print, print_svg, svg_tree
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -71,12 +71,12 @@ def test_what_it_cannot_rewrite_exactly_is_left_as_it_was():
 def _page(svg: bytes, tmp_path, name: str) -> bytes:
     if not shutil.which("pdftoppm"):
         pytest.skip("pdftoppm not installed (Debian poppler-utils; `make system-deps` installs it)")
-    faces = document.page_fonts("", "Time to train 訓練時間 分鐘 minutes Dell PowerEdge XE9680 超微 SYS-821GE Acme 0123456789.",
+    faces = page.page_fonts("", "Time to train 訓練時間 分鐘 minutes Dell PowerEdge XE9680 超微 SYS-821GE Acme 0123456789.",
                                 tmp_path)
     css = "".join(f'@font-face {{ font-family: "{face.family}"; font-weight: {face.weight}; '
                   f'src: url({face.uri}) format("woff"); }}' for face in faces)
     html = f'<style>{css} @page {{ size: A4; margin: 10mm }}</style><img src="{print_svg.SCHEME}c" style="width:160mm">'
-    (tmp_path / f"{name}.pdf").write_bytes(document.render_pdf(html, {"c": (svg, "image/svg+xml")}))
+    (tmp_path / f"{name}.pdf").write_bytes(pdf_print.render_pdf(html, {"c": (svg, "image/svg+xml")}))
     subprocess.run(["pdftoppm", "-r", "100", "-png", "-singlefile", str(tmp_path / f"{name}.pdf"),
                     str(tmp_path / name)], check=True, timeout=60)
     return (tmp_path / f"{name}.png").read_bytes()

@@ -35,8 +35,8 @@ def test_environments_with_other_options_keep_their_own_compiled_templates(tmp_p
 def test_the_project_s_environments_find_their_cache_from_any_process():
     """Options such as a function (the narrative's autoescape) name the same folder in every process,
     not one per memory address."""
-    probe = ("from mlperf_report.narrative import rendering; from mlperf_report.assemble import document; "
-             "print(rendering.environment().bytecode_cache.directory); print(document._jinja().bytecode_cache.directory)")
+    probe = ("from mlperf_report.narrative import rendering; from mlperf_report.assemble import page; "
+             "print(rendering.environment().bytecode_cache.directory); print(page._jinja().bytecode_cache.directory)")
     folders = [subprocess.run([sys.executable, "-c", probe], cwd=paths.ROOT, capture_output=True, text=True,
                               check=True).stdout.split() for _ in range(2)]
     assert folders[0] == folders[1] and len(set(folders[0])) == 2
@@ -49,9 +49,9 @@ def test_make_venv_compiles_every_template_of_the_project():
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "6 templates compiled" in done.stdout
-    from mlperf_report.assemble import document
+    from mlperf_report.assemble import page
     from mlperf_report.narrative import rendering
 
-    for env, name in ((rendering.environment(), "narrative.en.html.j2"), (document._jinja(), "report.html.j2")):
+    for env, name in ((rendering.environment(), "narrative.en.html.j2"), (page._jinja(), "report.html.j2")):
         assert list((paths.CACHE / "jinja").glob(f"{env.bytecode_cache.directory.rsplit('/', 1)[-1]}/*.cache"))
         env.get_template(name)  # loads

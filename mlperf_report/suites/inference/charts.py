@@ -12,7 +12,8 @@ import pandas as pd
 import seaborn as sns
 
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import coloured_bars, labels_of_our_own, log_axes, result_keys, system_labels
+from mlperf_report.analysis.axes import (coloured_bars, labels_of_our_own, legend_below, log_axes, result_keys,
+                                         system_labels, value_labels)
 from mlperf_report.core.config import Focus
 from mlperf_report.suites.inference.tables import as_focus, focus_rows, result_places
 from mlperf_report.i18n import formatting
@@ -55,7 +56,7 @@ def submitter_colours(data: pd.DataFrame, *, focus: Focus | str | None = None) -
 
 def _labelled(df: pd.DataFrame, lang: str) -> pd.DataFrame:
     shown = df.assign(display_name=df["system_name"].where(df["system_name"] != "", df["system_id"]))
-    return shown.assign(_label=system_labels(shown, lang))
+    return shown.assign(_label=system_labels(shown, lang, width=0))  # short_name wraps them in two lines
 
 
 def _palette(df: pd.DataFrame, colours: dict | None) -> dict[str, str]:
@@ -84,11 +85,11 @@ def _bars(ax, df: pd.DataFrame, value: str, places: int, colours: dict | None, l
     table's), names shortened."""
     order = df["_label"].tolist()
     bars = coloured_bars(ax, df, value, colours, style.OTHER_COLOR)
-    ax.bar_label(bars, fmt=lambda v: formatting.fixed(v, places, lang), padding=2, fontsize=7)
     ax.set_yticks(range(len(order)), [short_name(name) for name in order], fontsize=7, linespacing=0.95)
     compact_ticks(ax.xaxis, lang)
+    ax.set_xlim(0, float(df[value].max()) * 1.04)
+    value_labels(ax, bars, lambda v: formatting.fixed(v, places, lang))  # inside a bar that nearly fills the axis
     ax.set_ylabel("")
-    ax.margins(x=0.18)
 
 
 def _title(ax, text: str) -> None:
@@ -149,7 +150,7 @@ def throughput_scaling(data: pd.DataFrame, *, scenario: str, model: str, colours
                                         scenario=_scenario(scenario, lang))))
     ax.set_xlabel(label("inference.scaling.x", lang))
     ax.set_ylabel(label("inference.scaling.y", lang, unit=str(df["unit"].iloc[0])))
-    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
+    legend_below(ax)  # below the figure: never over the points or the axis title
     return ax
 
 
@@ -185,5 +186,5 @@ def round_over_round(data: pd.DataFrame, *, model: str, round_id: str, previous:
     ax.set_ylabel("")
     ax.set_title(style.wrap_title(label("inference.ror.title", lang, model=models.title(model, lang),
                                         previous=previous, round=round_id)))
-    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))  # below: never over the points
+    legend_below(ax)  # below the figure: never over the points or the axis title
     return ax

@@ -13,7 +13,7 @@ import pandas as pd
 from mlperf_report.core.config import Focus
 from mlperf_report.suites.inference.tables import focus_name, focus_rows, ranked, scenarios_of
 from mlperf_report.suites.inference import models
-from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS
+from mlperf_report.suites.inference.metrics import LATENCY_SCENARIOS, SCENARIOS, higher_is_better
 from mlperf_report.suites.inference.rounds import parse_round
 
 #: A latency's table unit as it reads after a number.
@@ -169,3 +169,29 @@ def variants_heading(*, lang: str) -> str:
 def exhibits_facts(results: pd.DataFrame, *, round_id: str) -> dict:
     """What the (focus-free) exhibits show, for the record."""
     return {"suite": "inference", "round": round_id, "variants": int(len(variants(results, round_id=round_id)))}
+
+
+#: The results workbook's columns (``results.xlsx``), from ``results.csv``: numbers as numbers, in
+#: English (a workbook is for analysts' formulas, whatever the report's language).
+WORKBOOK_COLUMNS = {
+    "division": "Division", "category": "Category", "availability": "Availability", "submitter": "Submitter",
+    "system_name": "System", "system_id": "System ID", "model": "Model as submitted", "scenario": "Scenario",
+    "result": "Result", "unit": "Unit", "official_unit": "Unit in the official table", "valid": "Valid",
+    "status_detail": "Status detail", "accuracy": "Accuracy", "power_result": "Power result", "power_unit": "Power unit",
+    "accelerator_model": "Accelerator", "accelerators": "Accelerators", "host_processor_model": "Host processor",
+    "host_processors": "Host processors", "nodes": "Nodes", "framework": "Framework",
+}
+
+
+def workbook_sheets(results: pd.DataFrame, focus: Focus | str | None) -> dict[str, pd.DataFrame]:
+    """One frame per benchmark (the sheet's name): every result folder of it, valid or not, closed
+    division first, then by scenario and result (best first), a ``Focus`` column (the focus's rows)
+    and ``WORKBOOK_COLUMNS``."""
+    df = results.assign(Focus=focus_rows(results, focus) if len(results) else False,
+                        _sign=[1 if higher_is_better(s) else -1 for s in results["scenario"]])
+    df = df.assign(_key=-df["_sign"] * pd.to_numeric(df["result"], errors="coerce"))
+    df = df.sort_values(["division", "scenario", "valid", "_key", "submitter", "system_id"],
+                        ascending=[True, True, False, True, True, True], kind="mergesort", na_position="last")
+    columns = ["Focus"] + [c for c in WORKBOOK_COLUMNS if c in df]
+    return {str(benchmark): group[columns].rename(columns=WORKBOOK_COLUMNS).reset_index(drop=True)
+            for benchmark, group in df.groupby("benchmark", sort=True)}

@@ -120,4 +120,4 @@ def make_plan(config, request: PlanRequest) -> Plan:
                                 figures=record_path(output_dir, config.round, "exhibits"), parameters=parameters,
                                 inputs=(paths.ROOT / "requirements.txt", tables / "results.csv"), shared=True))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
-                output_dir=output_dir, fresh_kernels=request.fresh_kernels)
+                output_dir=output_dir, fresh_kernels=request.fresh_kernels, data_dir=request.data_dir)

@@ -50,6 +50,12 @@ class InferenceSuite:
         return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
                 narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
 
+    def workbook(self, data_dir, round_id: str, prices_file, focus) -> dict:
+        """Sheet name -> every result folder of that benchmark, the focus's marked (``results.xlsx``)."""
+        from mlperf_report.suites.inference import exhibits, tables
+
+        return exhibits.workbook_sheets(tables.load_results(data_dir, round_id), focus)
+
     def config_of_report(self, config, figures: Mapping[str, dict], round_id: str):
         """Inference claims name the round being sent."""
         return config.with_overrides(round=round_id)

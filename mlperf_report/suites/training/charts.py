@@ -17,8 +17,9 @@ import seaborn as sns
 
 from mlperf_report.i18n import formatting
 from mlperf_report.analysis import style
-from mlperf_report.analysis.axes import coloured_bars, labels_of_our_own, log_axes, result_keys, system_labels
-from mlperf_report.i18n.labels import label
+from mlperf_report.analysis.axes import (coloured_bars, labels_of_our_own, legend_below, log_axes, result_keys,
+                                         short_label, system_labels, value_labels)
+from mlperf_report.i18n.labels import counted, label
 
 _FOCUS, _BASELINE, _OTHER = "focus", "baseline", "other"
 #: Marker per submitter, so colour and shape together tell a dozen submitters apart.
@@ -74,9 +75,18 @@ def submitter_colours(data: pd.DataFrame, *, focus: str | None = None) -> dict[s
     return style.submitter_palette(data["submitter"].astype(str), focus=focus) if len(data) else {}
 
 
-def _bars(ax, df: pd.DataFrame, x: str, colours, fmt) -> None:
-    """One bar per result in its colour, its value beside it."""
-    ax.bar_label(coloured_bars(ax, df, x, colours, style.OTHER_COLOR), fmt=fmt, padding=2, fontsize=7)
+def _bars(ax, df: pd.DataFrame, x: str, colours, fmt, positions=None, at_least: float = 0.0,
+          default: str = style.OTHER_COLOR) -> None:
+    """One bar per result in its colour, its value at its end (inside a bar that nearly fills the
+    axis, so no value reaches the notes right of the plot); the axis starts at zero."""
+    bars = coloured_bars(ax, df, x, colours, default, positions=positions)
+    ax.set_xlim(0, max(float(df[x].max()), at_least) * 1.04)  # ``at_least``: a reference line drawn
+    value_labels(ax, bars, fmt)
+
+
+def _more(text: str, hidden: int, lang: str) -> str:
+    """An axis title, and under it how many results the chart leaves out (``chart_rows``)."""
+    return text if not hidden else text + "\n" + counted("chart.more_results", lang, hidden)
 
 
 def _empty(ax, lang: str):
@@ -86,9 +96,11 @@ def _empty(ax, lang: str):
     return ax
 
 
-def time_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", lang: str = "en", ax=None):
-    """Horizontal bars of every scored result, closed division above open, grouped in scale classes
-    (same accelerator count, smallest first, each marked) and fastest first within a class.
+def time_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", hidden: int = 0,
+                  lang: str = "en", ax=None):
+    """Horizontal bars of the scored results shown (``chart_rows``: ``hidden`` more are in the
+    exhibits), closed division above open, each under its division's heading, grouped in scale
+    classes (same accelerator count, smallest first, each marked) and fastest first within a class.
     ``colours``: :func:`result_colours` (unlisted results in the colour of everyone else)."""
     ax = _axes(ax)
     if data.empty:
@@ -98,46 +110,63 @@ def time_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark:
                     .sort_values(["_scale", "score_min", "submitter", "system_id"], kind="mergesort")
                     for d in divisions], ignore_index=True)
     df = df.assign(_label=system_labels(df, lang))
-    _bars(ax, df, "score_min", colours, _minutes)
-    wide = df["score_min"].max() / df["score_min"].min() > WIDE_RANGE
+    positions, headings = _rows_under_headings(df["division"].tolist())
+    bars = coloured_bars(ax, df, "score_min", colours, style.OTHER_COLOR, positions=positions)
+    ax.set_ylim(positions[-1] + 0.6, -0.6)  # the first division's heading row on top
+    low, high = float(df["score_min"].min()), float(df["score_min"].max())
+    wide = high / low > WIDE_RANGE
     if wide:  # a 1,000-minute CPU run would flatten every other bar to nothing
         from matplotlib import ticker
 
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
-    _division_bands(ax, df, divisions, lang)
-    _scale_bands(ax, df, lang)
+        ax.set_xlim(low / 2, high * 1.3)
+    else:
+        ax.set_xlim(0, high * 1.04)
+    value_labels(ax, bars, _minutes)
+    _division_headings(ax, headings, lang)
+    _scale_bands(ax, df, positions, lang)
     ax.set_title(label("time_to_train.title", lang, benchmark=benchmark))
-    ax.set_xlabel(label("time_to_train.x_log" if wide else "time_to_train.x", lang))
+    ax.set_xlabel(_more(label("time_to_train.x_log" if wide else "time_to_train.x", lang), hidden, lang))
     ax.set_ylabel("")
-    ax.margins(x=0.12)
     return ax
 
 
-def _division_bands(ax, df: pd.DataFrame, divisions: list[str], lang: str) -> None:
-    """A rule between closed and open results and the division name at the top of each block."""
-    start = 0
+def _rows_under_headings(divisions: list[str]) -> tuple[list[int], list[tuple[str, int]]]:
+    """Each result's row, and a row of its own above each division's results for its heading (so
+    the heading never sits over a bar or its value)."""
+    positions, headings, row, previous = [], [], 0, None
     for division in divisions:
-        count = int((df["division"] == division).sum())
-        if start:
-            ax.axhline(start - 0.5, color="black", linewidth=0.8)
-        ax.text(0.99, start - 0.45, label(f"division.{division}.title", lang), transform=ax.get_yaxis_transform(),
-                ha="right", va="top", fontsize=8, style="italic")
-        start += count
+        if division != previous:
+            headings.append((division, row))
+            row += 1
+            previous = division
+        positions.append(row)
+        row += 1
+    return positions, headings
 
 
-def _scale_bands(ax, df: pd.DataFrame, lang: str) -> None:
+def _division_headings(ax, headings: list[tuple[str, int]], lang: str) -> None:
+    """The division's name in its heading row, and a rule above every division but the first."""
+    for i, (division, row) in enumerate(headings):
+        if i:
+            ax.axhline(row - 0.5, color="black", linewidth=0.8)
+        ax.text(0.0, row, label(f"division.{division}.title", lang), transform=ax.get_yaxis_transform(),
+                ha="left", va="center", fontsize=8, style="italic", fontweight="bold")
+
+
+def _scale_bands(ax, df: pd.DataFrame, positions: list[int], lang: str) -> None:
     """A light rule between scale classes and, right of the plot, each class's accelerator count
-    beside its first bar (outside the bars, so long log-scale bars never hide it)."""
+    beside its first bar (outside the bars, which never carry their values that far)."""
     previous = None
-    for position, (division, scale) in enumerate(zip(df["division"], df["_scale"])):
+    for position, division, scale in zip(positions, df["division"], df["_scale"]):
         key = (division, scale)
         if key == previous:
             continue
         if previous is not None and previous[0] == division:
             ax.axhline(position - 0.5, color="0.6", linewidth=0.5, linestyle="--")
         text = label("scale.class", lang, count=formatting.count(int(scale))) if scale > 0 else label("scale.unknown", lang)
-        ax.text(1.01, position, text, transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=6,
+        ax.text(1.01, position, text, transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=6.5,
                 color="0.35", clip_on=False)
         previous = key
 
@@ -166,7 +195,7 @@ def scaling(data: pd.DataFrame, *, ideal: pd.DataFrame | None = None, colours: d
     ax.set_title(label("scaling.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
     ax.set_xlabel(label("scaling.x", lang))
     ax.set_ylabel(label("scaling.y", lang))
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=4, fontsize=7, title=None)
+    legend_below(ax)
     return ax
 
 
@@ -192,12 +221,11 @@ def perf_per_dollar(data: pd.DataFrame, *, colours: dict | None = None, baseline
     if df.empty:
         return _empty(ax, lang)
     df = df.assign(_label=system_labels(df, lang), ratio=df["ratio"].astype(float))
-    _bars(ax, df, "ratio", colours, _ratio)
+    _bars(ax, df, "ratio", colours, _ratio, at_least=1.0)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
     ax.set_title(label("perf_per_dollar.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=baseline_name))
     ax.set_ylabel("")
-    ax.margins(x=0.15)
     return ax
 
 
@@ -224,7 +252,7 @@ def run_spread(data: pd.DataFrame, *, focus=None, baseline: tuple[str, str] | No
         positions = {name: i for i, name in enumerate(order)}
         ax.scatter(failed["time_to_train_min"], failed["_label"].map(positions), marker="x", color="black", s=18,
                    linewidths=0.9, label=label("run_spread.not_converged", lang), zorder=3)
-        ax.legend(loc="lower right", fontsize=7)
+        legend_below(ax)  # under the figure: never over a box
     ax.set_title(label("run_spread.title", lang, benchmark=benchmark))
     ax.set_xlabel(label("run_spread.x", lang))
     ax.set_ylabel("")
@@ -243,9 +271,10 @@ def _megajoules(value: float) -> str:
     return formatting.fixed(value, 2)
 
 
-def energy_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", lang: str = "en", ax=None):
-    """Bars of energy to train (megajoules) of every result with power measured, least first
-    (``colours``: :func:`result_colours` of :func:`energy_rows`, no baseline)."""
+def energy_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark: str = "", hidden: int = 0,
+                    lang: str = "en", ax=None):
+    """Bars of energy to train (megajoules) of the results with power measured shown (``hidden``
+    more in the exhibits), least first (``colours``: :func:`result_colours` of :func:`energy_rows`)."""
     ax = _axes(ax)
     df = energy_rows(data)
     if df.empty:
@@ -253,9 +282,8 @@ def energy_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmar
     df = df.assign(_label=system_labels(df, lang))
     _bars(ax, df, "energy_mj", colours, _megajoules)
     ax.set_title(label("energy_to_train.title", lang, benchmark=benchmark))
-    ax.set_xlabel(label("energy_to_train.x", lang))
+    ax.set_xlabel(_more(label("energy_to_train.x", lang), hidden, lang))
     ax.set_ylabel("")
-    ax.margins(x=0.15)
     return ax
 
 
@@ -279,7 +307,7 @@ def round_over_round(data: pd.DataFrame, *, rounds: list[str], colours: dict[str
     ax.set_title(label("round_over_round.title", lang, benchmark=benchmark, division=label(f"division.{division}", lang)))
     ax.set_xlabel(label("round_over_round.x", lang))
     ax.set_ylabel(label("round_over_round.y", lang))
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=4, fontsize=7, title=None)
+    legend_below(ax)
     return ax
 
 
@@ -288,15 +316,11 @@ def perf_per_dollar_summary(data: pd.DataFrame, *, focus: str | None = None, lan
     ax = _axes(ax)
     if data.empty:
         return _empty(ax, lang)
-    df = data.assign(_label=[f"{m}: {n}" for m, n in zip(data["benchmark_model"], data["display_name"])])
-    with labels_of_our_own(ax):
-        sns.barplot(data=df, x="ratio", y="_label", order=df["_label"].tolist(), color=style.FOCUS_COLOR,
-                    orient="h", ax=ax, saturation=1.0)
-    for container in ax.containers:
-        ax.bar_label(container, fmt=_ratio, padding=2, fontsize=7)
+    df = data.assign(_label=[short_label(f"{m}: {n}") for m, n in zip(data["benchmark_model"], data["display_name"])],
+                     ratio=data["ratio"].astype(float))
+    _bars(ax, df.assign(submitter="", system_id=""), "ratio", None, _ratio, at_least=1.0, default=style.FOCUS_COLOR)
     ax.axvline(1.0, color="black", linewidth=0.8, linestyle=":")
     ax.set_title(label("perf_per_dollar_summary.title", lang, focus=focus or ""))
     ax.set_xlabel(label("perf_per_dollar.x", lang, baseline=label("legend.baseline", lang)))
     ax.set_ylabel("")
-    ax.margins(x=0.15)
     return ax

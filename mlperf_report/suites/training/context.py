@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mlperf_report.analysis import comparisons
+from mlperf_report.analysis import chart_rows, comparisons
 from mlperf_report.suites.training import figures
 from mlperf_report.suites.training import metrics
 from mlperf_report.suites.training import round_tables
@@ -25,7 +25,9 @@ from mlperf_report.suites.training.rounds import benchmark_model
 
 #: At most this many focus systems in the run-to-run spread chart (an accelerator's partners can
 #: bring dozens; the chart stays readable on one page).
-SPREAD_SYSTEMS = 12
+SPREAD_SYSTEMS = 8
+#: Inches per bar in the time-to-train and energy charts (single-line names at 8 pt).
+BAR_ROW = 0.2
 
 
 @dataclass
@@ -53,6 +55,40 @@ class BenchmarkAnalysis:
     @functools.cached_property
     def scored(self) -> pd.DataFrame:
         return metrics.scored(self.results, benchmark=self.benchmark)
+
+    @functools.cached_property
+    def shown(self) -> pd.DataFrame:
+        """The scored results the time-to-train chart shows: all of them, or in a crowded benchmark
+        the focus's, the leaders and the nearest rivals (``chart_rows``; the exhibits list the rest)."""
+        return self.shown_of(self.scored)
+
+    @property
+    def hidden(self) -> int:
+        """Scored results the time-to-train chart leaves out."""
+        return len(self.scored) - len(self.shown)
+
+    def shown_of(self, data: pd.DataFrame, budget: int = chart_rows.MAX_BARS, value: str = "score_min") -> pd.DataFrame:
+        """``chart_rows``' choice among ``data``'s results (ranked by ``value``, lower first), the
+        baseline kept."""
+        keys = list(zip(data["submitter"].astype(str), data["system_id"].astype(str)))
+        mask = chart_rows.shown(data, mine=[key in self.focus_keys for key in keys], value=value,
+                                keep=[key == self.baseline_key for key in keys], budget=budget)
+        return data[mask]
+
+    @functools.cached_property
+    def equal_scale_shown(self) -> pd.DataFrame:
+        """The like-for-like table's rows, each with its rank in the class: the whole class, or the
+        focus's, the leaders and the nearest rivals of a crowded one."""
+        ranked = self.equal_scale.assign(rank=range(1, len(self.equal_scale) + 1))
+        return self.shown_of(ranked, budget=chart_rows.MAX_TABLE_ROWS)
+
+    @staticmethod
+    def bar_chart_height(data: pd.DataFrame, hidden: int) -> float:
+        """Inches a bar chart of ``data`` takes: a row of ``BAR_ROW`` each bar and each division's
+        heading, a line for the results it leaves out, the title and the axis. With ``chart_rows``'
+        budget it stays under 6 in, so a benchmark's bars and its scaling chart share a page."""
+        rows = len(data) + data["division"].nunique()
+        return max(2.0, 0.9 + BAR_ROW * rows + (0.15 if hidden else 0.0))
 
     @property
     def focus_submitter(self) -> str | None:

@@ -76,7 +76,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
                             inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
     jobs.append(_exhibits_job(common, chosen, round_out, tables, prices))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
-                output_dir=request.output_dir, fresh_kernels=request.fresh_kernels)
+                output_dir=request.output_dir, fresh_kernels=request.fresh_kernels, data_dir=request.data_dir)
 
 
 def _exhibits_job(common: dict, chosen: list[str], round_out: Path, tables: Path, prices: Path) -> NotebookJob:

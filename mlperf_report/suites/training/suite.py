@@ -51,6 +51,13 @@ class TrainingSuite:
         return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
                 narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
 
+    def workbook(self, data_dir, round_id: str, prices_file, focus) -> dict:
+        """Sheet name -> every result of that benchmark, the focus's marked (``results.xlsx``)."""
+        from mlperf_report.suites.training import exhibits
+
+        results = exhibits.load_results(round_id=round_id, data_dir=data_dir, prices_file=prices_file)
+        return exhibits.workbook_sheets(results, round_id, focus)
+
     def config_of_report(self, config, figures: Mapping[str, dict], round_id: str):
         """The focus of the report that was built (its figures record it), not the configured one."""
         from mlperf_report.suites.training.narrative import figures_focus

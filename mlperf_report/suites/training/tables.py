@@ -93,7 +93,8 @@ def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, st
     with or without prices."""
     roles = [_role(row, focus, baseline, lang) for _, row in data.iterrows()]
     table = pd.DataFrame({
-        label("col.rank", lang): [str(i + 1) for i in range(len(data))],
+        label("col.rank", lang): ([str(int(r)) for r in data["rank"]] if "rank" in data  # a cut class keeps its ranks
+                                  else [str(i + 1) for i in range(len(data))]),
         label("col.submitter", lang): data["submitter"].astype(str),
         label("col.system", lang): data["display_name"].astype(str),
         label("col.accelerators", lang): [_count(v) for v in data["accelerators"]],
@@ -104,13 +105,16 @@ def equal_scale_table(data: pd.DataFrame, *, focus=None, baseline: tuple[str, st
     return table
 
 
-def equal_scale_sentence(data: pd.DataFrame, *, no_price: bool, lang: str = "en") -> str:
-    """The sentence above the equal-scale table: what it compares, and (``no_price``: a baseline but
-    no performance per dollar) that no price is on file."""
+def equal_scale_sentence(data: pd.DataFrame, *, no_price: bool, shown: int | None = None, lang: str = "en") -> str:
+    """The sentence above the equal-scale table: what it compares, (``no_price``: a baseline but no
+    performance per dollar) that no price is on file, and (``shown`` fewer than all) which it lists."""
     if data.empty:
         return ""
     count = formatting.count(int(data["accelerators"].iloc[0]))
     key = "equal_scale.no_price" if no_price else "equal_scale.priced"
-    return label(key, lang, count=count, systems=formatting.count(len(data)))
+    text = label(key, lang, count=count, systems=formatting.count(len(data)))
+    if shown is not None and shown < len(data):
+        text += label("equal_scale.cut", lang, shown=formatting.count(shown))
+    return text
 
 

@@ -127,3 +127,5 @@ def test_value_ticks_are_compact_in_each_language():
     assert any(t.endswith("萬") for t in zh), zh
     assert [formatting.compact(v, "en") for v in (250_000, 1_200_000, 0.25)] == ["250K", "1.2M", "0.25"]
     assert [formatting.compact(v, "zh-Hant") for v in (250_000, 1_200_000)] == ["25萬", "120萬"]
+    # a tick matplotlib computes as 0.6000000000000001 (a SingleStream latency axis) reads 0.6
+    assert [formatting.compact(v, "en") for v in (0.6000000000000001, 2.0000000004, 0.0004)] == ["0.6", "2", "0.0004"]

@@ -1,0 +1,102 @@
+"""The report as one HTML page: the template around the sections, and the font faces it embeds.
+
+``templates/report.html.j2`` puts cover, contents and sections together, with the CSS and the font
+subsets inline (data: URIs), or, for printing, handed to WeasyPrint by name. Pure: strings in,
+strings out; the document and the printer call it.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from mlperf_report.assemble import print_svg
+from mlperf_report.assemble.sections import Section, labels_for
+from mlperf_report.core import paths
+from mlperf_report.i18n import fonts
+
+
+@functools.cache
+def _jinja():
+    import jinja2
+
+    from mlperf_report.core import jinja_env
+
+    return jinja_env.environment(paths.TEMPLATES, autoescape=jinja2.select_autoescape(["html", "j2"]),
+                                 keep_trailing_newline=True)
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """One inline ``@font-face``: family, weight and the font file (woff)."""
+
+    family: str
+    weight: int
+    data: bytes
+    format: str = "woff"
+
+    @property
+    def uri(self) -> str:
+        return "data:font/woff;base64," + base64.b64encode(self.data).decode("ascii")
+
+    def name(self) -> str:
+        return f"font-{self.family.replace(' ', '-')}-{self.weight}"
+
+
+@dataclass(frozen=True)
+class _Face:
+    """What the template needs of a face: family, weight, a URL and its format."""
+
+    family: str
+    weight: int
+    uri: str
+    format: str = "woff"
+
+
+def render_page(*, lang: str, title: str, round_title: str, date: str, sections: list[Section],
+                font_faces: tuple[FontFace, ...] = (), resources: dict | None = None,
+                contents: list[Section] | None = None, appendix_files: dict[str, str] | None = None,
+                companions: tuple[tuple[str, str], ...] = ()) -> str:
+    """The whole report page; section bodies are trusted HTML made by our own code. Fonts are
+    inline data: URIs, or, when ``resources`` is given (printing), moved there by name.
+
+    ``contents``: the sections the cover's contents list (default ``sections``; empty: no cover and
+    no contents, as the printed appendix has). ``appendix_files``: section id -> the file the
+    appendix sections listed in the contents are printed in (``appendix_pdf``). ``companions``:
+    (file name, what it is) of the files beside the report, listed under the contents."""
+    from markupsafe import Markup
+
+    template = _jinja().get_template("report.html.j2")
+    return template.render(
+        lang=lang, title=title, round_title=round_title, date=date, labels=labels_for(lang),
+        sections=[Section(s.id, s.title, Markup(s.html), s.kind) for s in sections],
+        contents=sections if contents is None else contents, appendix_files=appendix_files or {},
+        companions=companions,
+        report_css=Markup((paths.TEMPLATES / "report.css").read_text(encoding="utf-8")),
+        print_css=Markup((paths.TEMPLATES / "print.css").read_text(encoding="utf-8")),
+        font_faces=[_face(face, resources) for face in font_faces],
+    )
+
+
+def _face(face: FontFace, resources: dict | None) -> _Face:
+    if resources is None:
+        return _Face(face.family, face.weight, face.uri)
+    resources[face.name()] = (face.data, "font/woff")
+    return _Face(face.family, face.weight, print_svg.SCHEME + face.name())
+
+
+def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tuple[FontFace, ...]:
+    """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML and
+    the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text (if any)."""
+    font_cache = cache_dir / "fonts" if cache_dir else None
+    base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
+    faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
+                                                                base_dir=base))]
+    if not chart_labels:  # no chart to label (the exhibits): no DejaVu face to cut
+        return tuple(faces)
+    for weight, path in fonts.latin_font_paths().items():
+        faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
+                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base)))
+    return tuple(faces)

@@ -1,0 +1,121 @@
+"""The results workbook (``results.xlsx``) beside a report: every result of the round, one sheet per
+benchmark, for the analysts who sort, filter and chart the numbers themselves.
+
+The suite gives the sheets (``Suite.workbook``: frames with a boolean ``Focus`` column first); this
+module only writes them: the header row frozen and filtered, numbers stored as numbers (a minute
+count is a float, an accelerator count an integer, never text), the focus's rows marked in the
+``Focus`` column and shaded. The same frames give the same bytes: the workbook's own dates and its
+zip members' times are fixed (openpyxl stamps both with the current time).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import math
+import re
+import zipfile
+from pathlib import Path
+
+#: The workbook's name beside the report (one per report: its focus's rows are the marked ones).
+FILE_NAME = "results.xlsx"
+#: The shade of the focus's rows (the report's focus colour, lightened) and of the header.
+FOCUS_FILL = "F6D5DA"
+HEADER_FILL = "E4E8EC"
+_FIXED = dt.datetime(2000, 1, 1)
+_WIDEST = 60  # characters: a column is as wide as its longest cell up to this
+_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
+
+
+def sheet_name(name: str, taken: set[str]) -> str:
+    """``name`` as Excel allows a sheet's name (31 characters, none of ``[]:*?/\\``), unique."""
+    base = _SHEET_NAME.sub("_", name)[:31] or "results"
+    candidate, n = base, 2
+    while candidate.lower() in taken:
+        suffix = f" ({n})"
+        candidate, n = base[:31 - len(suffix)] + suffix, n + 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+def _cell(value):
+    """A cell's value: numbers as numbers, missing values (None once ``_plain``) empty, the rest text."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value
+    if hasattr(value, "item"):  # numpy scalars
+        return value.item()
+    return str(value)
+
+
+def _plain(frame):
+    """``frame`` with pandas' missing values (NA, NaN, NaT) as None."""
+    return frame.astype(object).where(frame.notna(), None)
+
+
+def workbook_bytes(sheets: dict) -> bytes:
+    """The ``.xlsx`` file of ``sheets`` (name -> frame whose first column is the boolean ``Focus``)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font, PatternFill
+    from openpyxl.utils import get_column_letter
+
+    book = Workbook()
+    book.remove(book.active)
+    book.properties.created = book.properties.modified = _FIXED
+    focus_fill, header_fill = PatternFill("solid", fgColor=FOCUS_FILL), PatternFill("solid", fgColor=HEADER_FILL)
+    taken: set[str] = set()
+    for name, frame in sheets.items():
+        sheet = book.create_sheet(sheet_name(name, taken))
+        sheet.append(list(frame.columns))
+        for cell in sheet[1]:
+            cell.font, cell.fill = Font(bold=True), header_fill
+        plain = _plain(frame)
+        for row in plain.itertuples(index=False):
+            values = [_cell(v) for v in row]
+            mine = bool(values[0])
+            values[0] = "focus" if mine else None
+            sheet.append(values)
+            if mine:
+                for cell in sheet[sheet.max_row]:
+                    cell.fill = focus_fill
+        sheet.freeze_panes = "A2"
+        sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(frame.columns), 1))}{max(len(frame) + 1, 1)}"
+        for index, column in enumerate(frame.columns, start=1):
+            longest = max([len(str(column))] + [len(str(v)) for v in plain[column].head(500) if v is not None])
+            sheet.column_dimensions[get_column_letter(index)].width = min(longest, _WIDEST) + 2
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return _fixed_times(buffer.getvalue())
+
+
+def _fixed_times(data: bytes) -> bytes:
+    """The same zip with every member dated 1980-01-01 and the workbook's modification date fixed,
+    so equal sheets give equal bytes."""
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            body = source.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl sets "modified" to the time of saving
+                body = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2000-01-01T00:00:00Z", body)
+            target.writestr(fixed, body)
+    return out.getvalue()
+
+
+def write_workbook(suite, *, data_dir, round_id: str, prices_file, focus, path) -> Path | None:
+    """``results.xlsx`` of the round for ``focus`` at ``path``, renamed into place when complete;
+    None for a suite that makes no workbook."""
+    from mlperf_report.core.atomic import atomic_open
+
+    make = getattr(suite, "workbook", None)
+    if make is None:
+        return None
+    data = workbook_bytes(make(data_dir, round_id, prices_file, focus))
+    with atomic_open(path, "wb") as handle:
+        handle.write(data)
+    return Path(path)

@@ -1,0 +1,52 @@
+"""results.xlsx: a sheet per benchmark, header frozen and filtered, numbers as numbers, the focus's
+rows marked and shaded, missing values empty, the same sheets in the same bytes."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import openpyxl
+import pandas as pd
+import pytest
+
+from mlperf_report.assemble import workbook
+from mlperf_report.core import paths
+from mlperf_report.core.config import load_config
+from mlperf_report.suites import suite_for
+
+
+def sheets():
+    return {"bert": pd.DataFrame({"Focus": [True, False], "System": ["IPU-POD16", "DGX A100"],
+                                  "Accelerators": pd.array([16, pd.NA], dtype="Int64"),
+                                  "Time to train (minutes)": [34.49, float("nan")]}),
+            "a/b:c*?[x]" + "y" * 40: pd.DataFrame({"Focus": [False], "System": ["z"]})}
+
+
+def test_a_sheet_per_benchmark_with_numbers_as_numbers_and_the_focus_marked():
+    book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets())))
+    assert book.sheetnames[0] == "bert" and len(book.sheetnames[1]) == 31 and not set("/:*?[]") & set(book.sheetnames[1])
+    bert = book["bert"]
+    assert bert.freeze_panes == "A2" and bert.auto_filter.ref == "A1:D3"
+    assert [c.value for c in bert[1]] == ["Focus", "System", "Accelerators", "Time to train (minutes)"]
+    assert [c.value for c in bert[2]] == ["focus", "IPU-POD16", 16, 34.49]
+    assert [c.value for c in bert[3]] == [None, "DGX A100", None, None]       # missing: empty, not "nan"
+    assert bert["B2"].fill.fgColor.rgb.endswith(workbook.FOCUS_FILL) and bert["B3"].fill.fill_type is None
+
+
+def test_the_same_sheets_give_the_same_bytes():
+    first = workbook.workbook_bytes(sheets())
+    time.sleep(1.1)  # openpyxl stamps the time of saving, to the second
+    assert workbook.workbook_bytes(sheets()) == first
+
+
+def test_the_training_workbook_of_the_default_round_marks_the_focus(tmp_path):
+    config = load_config(paths.REPORT_CONFIG)
+    path = workbook.write_workbook(suite_for("training-v1.0"), data_dir=paths.DATA, round_id="training-v1.0",
+                                   prices_file=paths.PRICES, focus=config.focus, path=tmp_path / "results.xlsx")
+    book = pd.read_excel(path, sheet_name=None)
+    resnet = book["resnet"]
+    marked = resnet[resnet["Focus"] == "focus"]
+    assert set(marked["Submitter"]) == {"Graphcore"} and len(marked) == 2
+    pod16 = resnet.loc[resnet["System ID"] == "ipu-pod16-TF1", "Time to train (minutes)"].iloc[0]
+    assert pod16 == pytest.approx(37.12, abs=0.005)  # the press release's IPU-POD16 ResNet-50 time
