@@ -20,7 +20,7 @@ from typing import Callable
 import nbformat
 
 from mlperf_report.core import paths
-from mlperf_report.assemble import appendix_pdf, print_svg, screen_svg
+from mlperf_report.assemble import appendix_pdf, print_lists, print_svg, screen_svg
 from mlperf_report.assemble.page import page_fonts, render_page
 from mlperf_report.assemble.pdf_print import PrintedPart, print_report, render_pdf
 from mlperf_report.core.atomic import atomic_open
@@ -83,12 +83,13 @@ def assemble_report(
     started = time.perf_counter()
     sections = report_sections(lang, notebooks, narrative_html, notes_html)
     timings["sections"] = time.perf_counter() - started
-    own = PrintedPart.of([s for s in sections if s.kind != "appendix"])
+    own = PrintedPart.of(print_lists.cut_long_lists([s for s in sections if s.kind != "appendix"], lang))
     appendix = PrintedPart.of([s for s in sections if s.kind == "appendix"])
     page_args = dict(lang=lang, title=title, round_title=round_title(round_id), date=date, sections=sections,
                      companions=companions(lang, exhibits=bool(appendix.sections) and pdf, workbook=workbook))
     mark = time.perf_counter()
-    faces = page_fonts(render_page(**page_args), own.chart_labels + appendix.chart_labels, cache_dir)
+    printed_text = "".join(s.html for s in own.sections)  # what only print says ("and 34 more") is set too
+    faces = page_fonts(render_page(**page_args) + printed_text, own.chart_labels + appendix.chart_labels, cache_dir)
     timings["fonts"] = time.perf_counter() - mark
     # charts inline with their labels as text in the embedded faces (screen_svg): a third of the bytes
     html = screen_svg.inline_charts(render_page(**page_args, font_faces=faces))

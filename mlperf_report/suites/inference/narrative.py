@@ -122,8 +122,8 @@ def _story_html(worded: dict, lang: str) -> list[str]:
     if worded["body"]:
         out.append(f"<h2>{e(label('story.heading.more', lang))}</h2>")
         for group in worded["body"]:
-            out += [f"<h3>{e(group['title'])}</h3>", "<ul>" + "".join(f"<li>{item(c)}</li>" for c in group["claims"])
-                    + "</ul>"]
+            out += [f"<h3>{e(group['title'])}</h3>", '<ul class="print-capped">'
+                    + "".join(f"<li>{item(c)}</li>" for c in group["claims"]) + "</ul>"]  # assemble.print_lists
     return out
 
 
