@@ -134,3 +134,33 @@ def test_modules_stay_small(path):
     lines = len(path.read_text().splitlines())
     limit = MAX_CLI_MODULE_LINES if _layer(path) == "cli" else MAX_MODULE_LINES
     assert lines <= limit, f"{path.relative_to(PACKAGE)}: {lines} lines (at most {limit}); split it by concern"
+
+
+def _cycle_in(package: str) -> list[str] | None:
+    """A cycle of imports among the modules of ``package`` (module-level, in functions and under
+    TYPE_CHECKING alike), or None."""
+    modules = {f"mlperf_report.{package}.{p.stem}": p for p in (PACKAGE / package).glob("*.py") if p.stem != "__init__"}
+    edges = {name: {n for _, n in _imported(ast.parse(path.read_text())) if n in modules and n != name}
+             for name, path in modules.items()}
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]):
+        state[name] = 1
+        for other in sorted(edges[name]):
+            if state.get(other) == 1:
+                return trail[trail.index(other):] + [other] if other in trail else [name, other]
+            if other not in state and (found := visit(other, trail + [other])):
+                return found
+        state[name] = 2
+        return None
+
+    for name in sorted(modules):
+        if name not in state and (found := visit(name, [name])):
+            return found
+    return None
+
+
+def test_the_assemble_modules_import_each_other_in_one_direction():
+    """document makes a report, report_pools runs documents in processes: the pools import the
+    document, never the other way round (they imported each other once)."""
+    assert _cycle_in("assemble") is None, _cycle_in("assemble")

@@ -164,34 +164,40 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     return 0
 
 
-def _deliverables(lang: str) -> tuple[tuple[str, str], ...]:
-    """(file, link text) of what a focus's folder holds for ``lang``, as the index links them."""
-    return ((f"report.{lang}.html", "HTML"), (f"report.{lang}.pdf", "PDF"), (f"exhibits.{lang}.pdf", "exhibits PDF"),
-            ("results.xlsx", "workbook"))
-
-
-def _link(path: Path, round_out: Path, text: str) -> str:
-    return f'<a href="{html.escape(str(path.relative_to(round_out)))}">{html.escape(text)}</a>'
+def _links(by_format: dict[str, list[str]], folder: Path, round_out: Path) -> list[str]:
+    """A link per file a focus's build made in one language (``deliverables.json``), by format; a
+    format of many files (the chart cards) links its first and says how many there are."""
+    links = []
+    for name, files in by_format.items():
+        own = [f for f in files if Path(f).name not in ("report.html", "report.pdf")]  # not the first language's copies
+        if not own:
+            continue
+        text = name if len(own) == 1 else f"{name} ({len(own)})"
+        href = str((folder / own[0]).relative_to(round_out))
+        links.append(f'<a href="{html.escape(href)}">{html.escape(text)}</a>')
+    return links
 
 
 def write_index(built: list[FocusReport], round_out: Path) -> Path:
-    """``index.html``: every focus's report in each language, with its headline line, and the files
-    beside it (the exhibits' PDF, the results workbook)."""
+    """``index.html``: every focus's report in each language, with its headline line, and every file
+    its build made (``deliverables.json``: the PDF, the exhibits, the workbook, the press kit)."""
     from mlperf_report.assemble.build import report_headlines
     from mlperf_report.narrative.rendering import TRADEMARK_LEGEND
+
+    from mlperf_report.assemble.build import deliverables
 
     rows = []
     for report in built:
         plan = report.plan
         folder = Path(plan.output_dir) / plan.round_id
+        delivered = deliverables(folder)
         headlines = report_headlines(folder, report.config, plan.round_id,
                                      names={Path(job.figures).stem for job in plan.jobs})
         cells = []
         for lang in report.config.languages:
             lines, _ = headlines(lang)
             headline = re.sub(r"\s*\[\d+\]$", "", lines[0]) if lines else ""
-            links = " · ".join(_link(folder / name, round_out, text) for name, text in _deliverables(lang)
-                               if (folder / name).exists())
+            links = " · ".join(_links(delivered.get(lang, {}), folder, round_out))
             cells.append(f"<td lang=\"{lang}\">{html.escape(headline)}<br>{links}</td>")
         name = report.focus.name or "—"
         rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")

@@ -21,6 +21,8 @@ from mlperf_report.core.atomic import write_text
 from mlperf_report.analysis.jobs import NotebookResult, Plan
 
 STAMP = ".reports.stamp"
+#: What the build made, language -> format -> files: the round-day index and the mail stage read it.
+DELIVERABLES = "deliverables.json"
 
 def _assembly(suite) -> tuple[Path, ...]:
     """Where the assembly starts: this module and the round's suite (whose methods import its narrative;
@@ -86,66 +88,93 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [titles[lang] for lang in langs]})
     stamp = round_out / STAMP
-    from mlperf_report.assemble import workbook
-
-    makes_workbook = hasattr(suite, "workbook")
-    expected = _expected(round_out, langs, workbook.FILE_NAME if makes_workbook else None)
-    if not force and stamp.exists() and stamp.read_text().strip() == digest and all(p.exists() for p in expected):
+    if not force and _up_to_date(stamp, digest, round_out):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
-        return lambda: expected
+        return lambda: delivered_files(round_out)
 
-    from mlperf_report.assemble import document
+    from mlperf_report.assemble import document, formats
     from mlperf_report.core.prices import load_prices
 
+    formats.chosen(config.deliverables)  # an unknown name stops here, before anything is made
     started = time.perf_counter()
-    print(f"reports: assembling {', '.join(langs)} (HTML + PDF)", file=sys.stderr)
+    print(f"reports: assembling {', '.join(langs)} ({', '.join(config.deliverables)})", file=sys.stderr)
     requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
                                        round_out, titles[lang], date, default_copy=i == 0,
-                                       share_appendix=share_appendix,
-                                       workbook=workbook.FILE_NAME if makes_workbook else None)
-                for i, (lang, narrative, notes) in enumerate(_narratives(suite, config, langs, round_out, results,
-                                                                         load_prices(prices_file))))
+                                       formats=config.deliverables, share_appendix=share_appendix, kit=kit,
+                                       data_dir=Path(plan.data_dir), prices_file=Path(prices_file), focus=config.focus)
+                for i, (lang, narrative, notes, kit) in enumerate(
+                    _narratives(suite, config, langs, round_out, results, load_prices(prices_file), titles, date)))
     waiting = _hand_over(requests, pool, plan.workers)
-    made = workbook.write_workbook(suite, data_dir=plan.data_dir, round_id=plan.round_id, prices_file=prices_file,
-                                   focus=config.focus, path=round_out / workbook.FILE_NAME)  # while they print
 
     def finish() -> list[Path]:
         reports = waiting()
+        manifest = {r.lang: {name: [str(p.relative_to(round_out)) for p in files] for name, files in r.deliverables.items()}
+                    for r in reports}
+        write_text(round_out / DELIVERABLES, json.dumps(manifest, indent=1) + "\n")  # formats in their order
         write_text(stamp, digest + "\n")
-        written = [p for report in reports
-                   for p in (report.html_path, report.pdf_path, report.exhibits_path, *report.copies) if p]
-        written += [made] if made else []
+        written = [p for report in reports for p in report.files]
         print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         return written
 
     return finish
 
 
-def _expected(round_out: Path, langs: list[str], workbook: str | None) -> list[Path]:
-    """The files a built report leaves (the exhibits' PDF only where there are exhibits: not checked)."""
-    expected = [round_out / f"report.{lang}.{ext}" for lang in langs for ext in ("html", "pdf")]
-    return expected + [round_out / "report.html", round_out / "report.pdf"] + ([round_out / workbook] if workbook else [])
+def _up_to_date(stamp: Path, digest: str, round_out: Path) -> bool:
+    """The stamp holds ``digest`` and every file the last build listed is there."""
+    if not stamp.exists() or stamp.read_text().strip() != digest:
+        return False
+    files = delivered_files(round_out)
+    return bool(files) and all(p.exists() for p in files)
 
 
-def _narratives(suite, config, langs: list[str], round_out: Path, results, catalogue):
-    """(language, narrative HTML, notes HTML), rendered one language at a time as they are asked for."""
+def deliverables(round_out: Path) -> dict[str, dict[str, list[str]]]:
+    """What the last build of ``round_out`` made: language -> format -> files (relative paths), as
+    ``deliverables.json`` records it; empty before any build."""
+    try:
+        return json.loads((Path(round_out) / DELIVERABLES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def delivered_files(round_out: Path) -> list[Path]:
+    return [Path(round_out) / f for by_format in deliverables(round_out).values()
+            for files in by_format.values() for f in files]
+
+
+def _narratives(suite, config, langs: list[str], round_out: Path, results, catalogue, titles: dict, date: str):
+    """(language, narrative HTML, notes HTML, kit), rendered one language at a time as they are asked for."""
+    from mlperf_report.assemble.kit import kit_of
+    from mlperf_report.assemble.sections import SECTION_KINDS
     from mlperf_report.narrative.rendering import load_figures
 
     figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
+    exhibits = any(SECTION_KINDS.get(Path(r.notebook).stem) == "appendix" for r in results)
+    lead = getattr(suite, "lead_claims", None)
     for lang in langs:
         rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
-        yield lang, rendered.narrative, rendered.notes
+        claims = lead(summary, config, lang) if lead else []
+        fallback = suite.headlines(figures, summary, config, lang, catalogue=catalogue) if not claims else ([], [])
+        kit = kit_of(claims, lang=lang, round_id=config.round, round_title=_round_title(config.round),
+                     title=titles[lang], date=date, focus_name=config.focus.name if config.focus.kind != "none" else "",
+                     has_exhibits=exhibits, fallback=fallback)
+        yield lang, rendered.narrative, rendered.notes, kit
+
+
+def _round_title(round_id: str) -> str:
+    from mlperf_report.assemble.document import round_title
+
+    return round_title(round_id)
 
 
 def _hand_over(requests, pool, workers: int) -> Callable[[], list]:
     """Give ``requests`` (rendered as they are taken) to ``pool``, each as soon as it is rendered, so
     its printing starts while the next language's narrative is rendered; without a pool, assemble
     them when the returned call is made. The returned call waits and gives the reports in order."""
-    from mlperf_report.assemble import document, report_pools
+    from mlperf_report.assemble import report_pools
 
     if pool is None:
         made = list(requests)
-        return lambda: document.assemble_reports(made, workers=min(workers, len(made)))
+        return lambda: report_pools.assemble_reports(made, workers=min(workers, len(made)))
     submitted = [report_pools.submit_reports([request], pool) for request in requests]
     return lambda: [report for wait in submitted for report in wait()]
 

@@ -1,32 +1,37 @@
-"""Assemble one round's report in one language: a self-contained HTML page and a print-quality PDF.
+"""Assemble one round's report in one language: every deliverable its formats make, written together.
 
 The executed notebooks become sections (:mod:`mlperf_report.assemble.sections`: that language's
-outputs only, never code); the narrative and notes fragments go in as real HTML;
-``templates/report.html.j2`` puts cover, contents and sections around them, with the CSS and a
-subset of the CJK font inline. WeasyPrint prints the same page with ``templates/print.css``, its
-charts' labels set as text (:mod:`mlperf_report.assemble.print_svg`) so printing takes seconds, not a
-minute. Both files are rendered in memory first and renamed into place together, so a failed build
-never leaves half a report or destroys the previous one.
+outputs only, never code); the narrative and notes fragments go in as real HTML. ``ReportModel``
+holds what the formats (``assemble.formats``: the HTML page, the PDF, the exhibits' PDF, the
+workbook, the deck, the brief, the chart cards) are made from, each part made once and only when a
+format asks for it: the sections, the page (``page``), the printed report (``pdf_print``) and the
+kit (``kit``: the lead claims and their charts). Every file is rendered in memory first and all are
+renamed into place together, so a failed build never leaves half a report or destroys the previous one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import nbformat
 
 from mlperf_report.core import paths
-from mlperf_report.assemble import appendix_pdf, print_lists, print_svg, screen_svg
+from mlperf_report.assemble import formats, print_lists, print_svg, screen_svg
+from mlperf_report.assemble.kit import Kit
 from mlperf_report.assemble.page import page_fonts, render_page
 from mlperf_report.assemble.pdf_print import PrintedPart, print_report, render_pdf
 from mlperf_report.core.atomic import atomic_open
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.assemble.sections import fetched_urls, fragment_section, labels_for, notebook_section
+
+#: What a report is made of when nobody says otherwise (the tests' and the toy suite's reports).
+REPORT_FORMATS = ("html", "pdf", "exhibits")
 
 
 @dataclass(frozen=True)
@@ -39,9 +44,33 @@ class AssembledReport:
     copies: tuple[Path, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)
     exhibits_path: Path | None = None  # exhibits.<lang>.pdf, when the report has exhibits
+    files: tuple[Path, ...] = ()       # every file written, the press kit's too
+    deliverables: dict[str, tuple[Path, ...]] = field(default_factory=dict)  # format -> its files
 
 
-# --- the one call per language (file access happens here) -------------------------------------------
+@dataclass(frozen=True)
+class ReportRequest:
+    """One language's report: what its formats are made from, so several can run side by side."""
+
+    round_id: str
+    lang: str
+    notebooks: tuple[Path, ...]
+    narrative_html: str
+    notes_html: str
+    out_dir: Path
+    title: str
+    date: str
+    default_copy: bool = False          # also report.html / report.pdf; the per-report formats (workbook)
+    formats: tuple[str, ...] = REPORT_FORMATS
+    cache_dir: Path | None = paths.CACHE / "assemble"
+    share_appendix: bool = False        # a batch's: see pdf_print.print_report
+    kit: Kit | None = None              # the lead claims and their charts (assemble.kit)
+    data_dir: Path | None = None        # the round's tables, for the workbook
+    prices_file: Path | None = None
+    focus: object | None = None         # core.config.Focus, for the workbook's marks
+
+    def run(self, pdf_renderer: Callable[..., bytes] = render_pdf) -> AssembledReport:
+        return make_report(self, pdf_renderer)
 
 
 def read_notebook(path: Path) -> nbformat.NotebookNode:
@@ -53,87 +82,110 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         raise InputError(f"{path}: not a readable notebook ({error}); re-run `python build.py report`") from None
 
 
-def assemble_report(
-    round_id: str,
-    lang: str,
-    notebooks: list[Path],
-    narrative_html: str,
-    notes_html: str,
-    out_dir: Path,
-    title: str,
-    date: str,
-    *,
-    default_copy: bool = False,
-    pdf: bool = True,
-    cache_dir: Path | None = paths.CACHE / "assemble",
-    pdf_renderer: Callable[..., bytes] = render_pdf,
-    share_appendix: bool = False,
-    workbook: str | None = None,
-) -> AssembledReport:
-    """Write ``out_dir/report.<lang>.html`` and ``.pdf`` (and ``report.html`` / ``report.pdf`` when
-    ``default_copy``): narrative first, one section per notebook in the order given, notes last; the
-    HTML ends with the exhibits, which the PDF leaves to ``exhibits.<lang>.pdf`` beside it. Both list
-    the files beside the report under their contents (the exhibits' PDF, ``workbook``: the results
-    workbook's file name, which the caller writes).
+class ReportModel:
+    """What one language's formats are made from; each part made on first use (a build of the
+    workbook alone never prints a page)."""
 
-    Everything is rendered in memory, then all files are renamed into place together: on any error
-    the previous report stays as it was.
-    """
-    timings: dict[str, float] = {}
+    def __init__(self, request: ReportRequest, pdf_renderer: Callable[..., bytes] = render_pdf) -> None:
+        self.request, self.pdf_renderer, self.timings = request, pdf_renderer, {}
+        self.lang, self.out_dir = request.lang, Path(request.out_dir)
+
+    def _timed(self, name: str, make):
+        started = time.perf_counter()
+        value = make()
+        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - started
+        return value
+
+    @functools.cached_property
+    def sections(self) -> list:
+        r = self.request
+        return self._timed("sections", lambda: report_sections(r.lang, list(r.notebooks), r.narrative_html, r.notes_html))
+
+    @functools.cached_property
+    def own(self) -> PrintedPart:
+        return PrintedPart.of(print_lists.cut_long_lists([s for s in self.sections if s.kind != "appendix"], self.lang))
+
+    @functools.cached_property
+    def appendix(self) -> PrintedPart:
+        return PrintedPart.of([s for s in self.sections if s.kind == "appendix"])
+
+    @functools.cached_property
+    def kit(self) -> Kit:
+        r = self.request
+        return r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
+                            has_exhibits=bool(self.appendix.sections))
+
+    @functools.cached_property
+    def page_args(self) -> dict:
+        r = self.request
+        listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(self.kit)))
+        return dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,
+                    sections=self.sections, companions=listed)
+
+    @functools.cached_property
+    def faces(self) -> tuple:
+        printed_text = "".join(s.html for s in self.own.sections)  # what only print says ("and 34 more") too
+        return self._timed("fonts", lambda: page_fonts(render_page(**self.page_args) + printed_text,
+                                                       self.own.chart_labels + self.appendix.chart_labels,
+                                                       self.request.cache_dir))
+
+    @functools.cached_property
+    def html(self) -> str:
+        """The page with its charts inline, their labels as text in the embedded faces (``screen_svg``)."""
+        html = screen_svg.inline_charts(render_page(**self.page_args, font_faces=self.faces))
+        loads = fetched_urls(html)
+        if loads:
+            raise UserError(f"the {self.lang} report would load {loads[0]!r} (and {len(loads) - 1} more); "
+                            "a report must be self-contained: embed it as a data: URL instead")
+        return html
+
+    @functools.cached_property
+    def printed(self) -> tuple[bytes, bytes | None]:
+        """The report's own pages and its appendix, printed (``pdf_print.print_report``)."""
+        r = self.request
+        started = time.perf_counter()
+        own, appendix, from_cache = print_report(self.page_args, self.own, self.appendix, self.faces, r.cache_dir,
+                                                 self.pdf_renderer, share_appendix=r.share_appendix)
+        self.timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - started
+        return own, appendix
+
+
+def make_report(request: ReportRequest, pdf_renderer: Callable[..., bytes] = render_pdf) -> AssembledReport:
+    """Every file of ``request``'s formats, renamed into place together."""
     started = time.perf_counter()
-    sections = report_sections(lang, notebooks, narrative_html, notes_html)
-    timings["sections"] = time.perf_counter() - started
-    own = PrintedPart.of(print_lists.cut_long_lists([s for s in sections if s.kind != "appendix"], lang))
-    appendix = PrintedPart.of([s for s in sections if s.kind == "appendix"])
-    page_args = dict(lang=lang, title=title, round_title=round_title(round_id), date=date, sections=sections,
-                     companions=companions(lang, exhibits=bool(appendix.sections) and pdf, workbook=workbook))
-    mark = time.perf_counter()
-    printed_text = "".join(s.html for s in own.sections)  # what only print says ("and 34 more") is set too
-    faces = page_fonts(render_page(**page_args) + printed_text, own.chart_labels + appendix.chart_labels, cache_dir)
-    timings["fonts"] = time.perf_counter() - mark
-    # charts inline with their labels as text in the embedded faces (screen_svg): a third of the bytes
-    html = screen_svg.inline_charts(render_page(**page_args, font_faces=faces))
-    loads = fetched_urls(html)
-    if loads:
-        raise UserError(f"the {lang} report would load {loads[0]!r} (and {len(loads) - 1} more); "
-                        "a report must be self-contained: embed it as a data: URL instead")
-
-    mark = time.perf_counter()
-    pdf_bytes = exhibits_bytes = None
-    if pdf:
-        pdf_bytes, exhibits_bytes, from_cache = print_report(page_args, own, appendix, faces, cache_dir, pdf_renderer,
-                                                             share_appendix=share_appendix)
-        timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - mark
-
-    print_svg.forget_charts()  # HTML and PDF both converted them: no one will again
-    mark = time.perf_counter()
-    report = _write(Path(out_dir), lang, html, pdf_bytes, exhibits_bytes, default_copy)
-    timings["write"] = time.perf_counter() - mark
-    timings["total"] = time.perf_counter() - started
-    return replace(report, timings=timings)
+    model = ReportModel(request, pdf_renderer)
+    made: dict[str, bytes] = {}
+    by_format: dict[str, tuple[str, ...]] = {}
+    for fmt in formats.chosen(request.formats):
+        if fmt.per_language or request.default_copy:
+            files_of = model._timed(f"make {fmt.name}", lambda fmt=fmt: fmt.make(model))
+            made.update(files_of)
+            by_format[fmt.name] = tuple(files_of)
+    print_svg.forget_charts()  # every format converted them that will: no one will again
+    out = Path(request.out_dir)
+    files = {out / name: data for name, data in made.items()}
+    model._timed("write", lambda: write_together(files))
+    model.timings["total"] = time.perf_counter() - started
+    lang = request.lang
+    present = lambda name: out / name if name in made else None  # noqa: E731
+    return AssembledReport(lang=lang, html_path=out / f"report.{lang}.html", pdf_path=present(f"report.{lang}.pdf"),
+                           copies=tuple(p for p in (present("report.html"), present("report.pdf")) if p),
+                           timings=model.timings, exhibits_path=present(f"exhibits.{lang}.pdf"), files=tuple(files),
+                           deliverables={name: tuple(out / f for f in fs) for name, fs in by_format.items()})
 
 
-def companions(lang: str, *, exhibits: bool, workbook: str | None) -> tuple[tuple[str, str], ...]:
-    """(file, what it is) of the files beside a report: the exhibits' PDF, the results workbook."""
-    labels = labels_for(lang)
-    return (((appendix_pdf.file_name(lang), labels["exhibits_file"]),) if exhibits else ()) + \
-        (((workbook, labels["workbook_file"]),) if workbook else ())
-
-
-def _write(out_dir: Path, lang: str, html: str, pdf_bytes: bytes | None, exhibits_bytes: bytes | None,
-           default_copy: bool) -> AssembledReport:
-    """The report's files, renamed into place together."""
-    html_path, pdf_path = out_dir / f"report.{lang}.html", out_dir / f"report.{lang}.pdf"
-    files: dict[Path, bytes] = {html_path: html.encode("utf-8")}
-    if pdf_bytes is not None:
-        files[pdf_path] = pdf_bytes
-    copies = _default_copies(files, out_dir) if default_copy else []
-    exhibits_path = out_dir / appendix_pdf.file_name(lang) if exhibits_bytes is not None else None
-    if exhibits_path:
-        files[exhibits_path] = exhibits_bytes
-    write_together(files)
-    return AssembledReport(lang=lang, html_path=html_path, pdf_path=pdf_path if pdf_bytes is not None else None,
-                           copies=tuple(copies), exhibits_path=exhibits_path)
+def assemble_report(round_id: str, lang: str, notebooks: list[Path], narrative_html: str, notes_html: str,
+                    out_dir: Path, title: str, date: str, *, default_copy: bool = False, pdf: bool = True,
+                    cache_dir: Path | None = paths.CACHE / "assemble", pdf_renderer: Callable[..., bytes] = render_pdf,
+                    share_appendix: bool = False, formats: tuple[str, ...] | None = None) -> AssembledReport:
+    """Write ``out_dir/report.<lang>.html`` and ``.pdf`` (and ``report.html`` / ``report.pdf`` when
+    ``default_copy``), ``exhibits.<lang>.pdf`` where there are exhibits, and whatever else ``formats``
+    names: narrative first, one section per notebook in the order given, notes last."""
+    chosen = formats or (REPORT_FORMATS if pdf else ("html",))
+    request = ReportRequest(round_id, lang, tuple(notebooks), narrative_html, notes_html, Path(out_dir), title, date,
+                            default_copy=default_copy, formats=tuple(chosen), cache_dir=cache_dir,
+                            share_appendix=share_appendix)
+    return make_report(request, pdf_renderer)
 
 
 def report_sections(lang: str, notebooks: list[Path], narrative_html: str, notes_html: str) -> list:
@@ -156,58 +208,12 @@ def round_title(round_id: str) -> str:
         return round_id
 
 
-def _default_copies(files: dict[Path, bytes], out_dir: Path) -> list[Path]:
-    """Add report.html / report.pdf beside the language's files (same bytes)."""
-    copies = []
-    for path in list(files):
-        copy = out_dir / ("report" + path.suffix)
-        files[copy] = files[path]
-        copies.append(copy)
-    return copies
-
-
-@dataclass(frozen=True)
-class ReportRequest:
-    """The arguments of one :func:`assemble_report` call, so several can run side by side."""
-
-    round_id: str
-    lang: str
-    notebooks: tuple[Path, ...]
-    narrative_html: str
-    notes_html: str
-    out_dir: Path
-    title: str
-    date: str
-    default_copy: bool = False
-    pdf: bool = True
-    cache_dir: Path | None = paths.CACHE / "assemble"
-    share_appendix: bool = False  # a batch's: see print_report
-    workbook: str | None = None   # the results workbook's file name beside the report, listed under the contents
-
-    def run(self) -> AssembledReport:
-        return assemble_report(self.round_id, self.lang, list(self.notebooks), self.narrative_html, self.notes_html,
-                               self.out_dir, self.title, self.date, default_copy=self.default_copy, pdf=self.pdf,
-                               cache_dir=self.cache_dir, share_appendix=self.share_appendix, workbook=self.workbook)
-
-
-def assemble_reports(requests: list[ReportRequest], *, workers: int = 2) -> list[AssembledReport]:
-    """Several languages at once, one process each (WeasyPrint is single-threaded Python: two
-    languages on two cores take the time of one). Results in the order of ``requests``; the first
-    error is raised after every request has finished, and each language's files are all-or-nothing.
-    A batch hands its reports to :class:`report_pools.RenewingPool` instead."""
-    from mlperf_report.assemble import report_pools
-
-    if workers <= 1 or len(requests) <= 1:
-        return [request.run() for request in requests]
-    with report_pools.report_pool(min(workers, len(requests))) as own:
-        return report_pools.submit_reports(requests, own)()
-
-
 def write_together(files: dict[Path, bytes]) -> None:
     """Write every file to a temporary name and rename them all only when all are complete."""
     with contextlib.ExitStack() as stack:
         for path, data in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
             stack.enter_context(atomic_open(path, "wb")).write(data)
 
 
-__all__ = ["AssembledReport", "ReportRequest", "assemble_report", "assemble_reports"]
+__all__ = ["AssembledReport", "ReportModel", "ReportRequest", "assemble_report", "make_report"]

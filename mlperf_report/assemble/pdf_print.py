@@ -55,6 +55,32 @@ def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None)
         return document.write_pdf(font_config=FontConfiguration(), optimize_images=False)
 
 
+def shortest_that_fits(make_html: Callable[[int], str], most: int, pages: int = 1) -> bytes:
+    """The PDF of ``make_html(n)`` for the largest ``n`` (1 ≤ n ≤ ``most``) whose layout takes at
+    most ``pages`` pages, found by halving (a one-page brief with seven claims: three layouts, not
+    seven); ``make_html(1)`` when none fits."""
+    from weasyprint import HTML
+    from weasyprint.text.fonts import FontConfiguration
+
+    def laid_out(n: int):
+        return HTML(string=make_html(n), url_fetcher=_fetcher({}), media_type="print").render(
+            font_config=FontConfiguration(), optimize_images=False)
+
+    with _fixed_font_timestamps(), chart_letters.remembered():
+        best = laid_out(most)
+        if len(best.pages) > pages:
+            low, high, best = 1, most - 1, None
+            while low <= high:
+                middle = (low + high) // 2
+                document = laid_out(middle)
+                if len(document.pages) <= pages:
+                    best, low = document, middle + 1
+                else:
+                    high = middle - 1
+            best = best or laid_out(1)
+        return best.write_pdf()
+
+
 @contextlib.contextmanager
 def _fixed_font_timestamps():
     """fontTools stamps every font subset it saves with the current time unless SOURCE_DATE_EPOCH is

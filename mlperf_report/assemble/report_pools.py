@@ -36,10 +36,11 @@ REPORTS_PER_PROCESS = 8
 
 #: What an assembling process imports and sets up before its first report: (module, function to call
 #: in it, or ""): WeasyPrint and its font configuration, the document code, nbconvert's exporter, a
-#: rehearsal of a tiny report, and what a report imports later (the suites read their YAML).
+#: rehearsal of a tiny report, and what a report imports later (the suites read their YAML; the press
+#: kit draws its charts with matplotlib, writes its deck with python-pptx, its workbook with openpyxl).
 WARM_UP = (("weasyprint.text.fonts", "FontConfiguration"), ("mlperf_report.assemble.document", ""),
            ("mlperf_report.assemble.sections", "exporter"), ("mlperf_report.assemble.report_pools", "rehearse"),
-           ("yaml", ""))
+           ("yaml", ""), ("mlperf_report.assemble.kit_charts", "rehearse"), ("pptx", ""), ("openpyxl", ""))
 
 #: The module the fork server imports when it starts: the warm-up, done once for every process.
 FORK_SERVER = "mlperf_report.assemble.fork_server"
@@ -140,6 +141,17 @@ def submit_reports(requests: list[ReportRequest], pool) -> Callable[[], list[Ass
         return [future.result() for future in futures]
 
     return results
+
+
+def assemble_reports(requests: list[ReportRequest], *, workers: int = 2) -> list[AssembledReport]:
+    """Several languages at once, one process each (WeasyPrint is single-threaded Python: two
+    languages on two cores take the time of one). Results in the order of ``requests``; the first
+    error is raised after every request has finished, and each language's files are all-or-nothing.
+    A batch hands its reports to :class:`RenewingPool` instead."""
+    if workers <= 1 or len(requests) <= 1:
+        return [request.run() for request in requests]
+    with report_pool(min(workers, len(requests))) as own:
+        return submit_reports(requests, own)()
 
 
 class RenewingPool:

@@ -5,7 +5,7 @@ The suite gives the sheets (``Suite.workbook``: frames with a boolean ``Focus`` 
 module only writes them: the header row frozen and filtered, numbers stored as numbers (a minute
 count is a float, an accelerator count an integer, never text), the focus's rows marked in the
 ``Focus`` column and shaded. The same frames give the same bytes: the workbook's own dates and its
-zip members' times are fixed (openpyxl stamps both with the current time).
+zip members' times are fixed (``fixed_zip``: openpyxl stamps both with the current time).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import datetime as dt
 import io
 import math
 import re
-import zipfile
-from pathlib import Path
+
+from mlperf_report.assemble.fixed_zip import fixed_times
 
 #: The workbook's name beside the report (one per report: its focus's rows are the marked ones).
 FILE_NAME = "results.xlsx"
@@ -88,34 +88,5 @@ def workbook_bytes(sheets: dict) -> bytes:
             sheet.column_dimensions[get_column_letter(index)].width = min(longest, _WIDEST) + 2
     buffer = io.BytesIO()
     book.save(buffer)
-    return _fixed_times(buffer.getvalue())
+    return fixed_times(buffer.getvalue())
 
-
-def _fixed_times(data: bytes) -> bytes:
-    """The same zip with every member dated 1980-01-01 and the workbook's modification date fixed,
-    so equal sheets give equal bytes."""
-    source = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            body = source.read(info.filename)
-            if info.filename == "docProps/core.xml":  # openpyxl sets "modified" to the time of saving
-                body = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2000-01-01T00:00:00Z", body)
-            target.writestr(fixed, body)
-    return out.getvalue()
-
-
-def write_workbook(suite, *, data_dir, round_id: str, prices_file, focus, path) -> Path | None:
-    """``results.xlsx`` of the round for ``focus`` at ``path``, renamed into place when complete;
-    None for a suite that makes no workbook."""
-    from mlperf_report.core.atomic import atomic_open
-
-    make = getattr(suite, "workbook", None)
-    if make is None:
-        return None
-    data = workbook_bytes(make(data_dir, round_id, prices_file, focus))
-    with atomic_open(path, "wb") as handle:
-        handle.write(data)
-    return Path(path)

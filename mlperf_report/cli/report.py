@@ -94,7 +94,14 @@ def run(args: argparse.Namespace) -> int:
                                 focus_accelerator=accelerator_override(getattr(args, "focus_submitter", None),
                                                                         getattr(args, "focus_accelerator", None)),
                                 pool=assemblers[0] if assemblers else None)()
-    print(f"done in {time.perf_counter() - started:.1f} s; reports in {plan.output_dir / plan.round_id}:", file=sys.stderr)
-    for path in written:
-        print(f"  {path}")
+    out = plan.output_dir / plan.round_id
+    print(f"done in {time.perf_counter() - started:.1f} s; reports in {out}:", file=sys.stderr)
+    folders: dict = {}
+    for path in written:  # the chart cards are a folder of their own: one line for them
+        if path.parent == out:
+            print(f"  {path}")
+        else:
+            folders[path.parent] = folders.get(path.parent, 0) + 1
+    for folder, count in folders.items():
+        print(f"  {folder}/ ({count} files)")
     return 0

@@ -35,13 +35,18 @@ def eml_name(lang: str, address: str, focus=None) -> str:
 
 @dataclass(frozen=True)
 class Job:
-    """One message to build and send: who, which report (path, bytes, checksum)."""
+    """One message to build and send: who, what it carries (``attachments.Attachment``s: the report's
+    PDF, or the deliverables of the recipient's role) and their checksum."""
 
     recipient: object
-    pdf_path: Path
-    pdf: bytes
+    attachments: tuple
     sha256: str
     round_dir: Path | None = None   # the built report's folder (its figures lead the message)
+
+    @property
+    def what(self) -> str:
+        """The attachments' names, as the log lines and the send log name them."""
+        return ", ".join(a.path.name for a in self.attachments)
 
 
 @dataclass
@@ -89,7 +94,7 @@ def _settled(job: Job, known: tuple, force: bool, tally: _Tally) -> bool:
     from mlperf_report.mail import sendlog
 
     done, in_flight = known
-    address, name = job.recipient.email, job.pdf_path.name
+    address, name = job.recipient.email, job.what
     if not force and sendlog.already_sent(done, address, job.sha256):
         tally.skipped.append(address)
         say(f"skip  {address}: already has this {name} (sha256 {job.sha256[:12]})")
@@ -124,7 +129,7 @@ def _send_logged(job: Job, message, wire: bytes, session, log: Path, round_id: s
     address = job.recipient.email
     focus = getattr(job.recipient, "focus", None)
     entry = {"round": round_id, "focus": focus.key if focus else "", "recipient": address,
-             "name": job.recipient.name, "lang": job.recipient.lang, "report": job.pdf_path.name, "sha256": job.sha256,
+             "name": job.recipient.name, "lang": job.recipient.lang, "report": job.what, "sha256": job.sha256,
              "message_id": message["Message-ID"]}
     sendlog.append(log, dict(entry, status=sendlog.SENDING, time=now_utc()))
     try:

@@ -86,7 +86,7 @@ def parse_address(text: str) -> Address:
 
 
 def build_message(*, sender: str, recipient: Recipient, subject_line: str, text: str, markup: str,
-                  pdf: bytes, filename: str, now: datetime) -> EmailMessage:
+                  attachments, now: datetime) -> EmailMessage:
     """One message to one recipient; its Message-ID stays the same across retries of this message."""
     from_address = parse_address(sender)
     message = EmailMessage(policy=policy.SMTP)
@@ -97,7 +97,9 @@ def build_message(*, sender: str, recipient: Recipient, subject_line: str, text:
     message["Message-ID"] = make_msgid(domain=from_address.domain or "localhost")
     message.set_content(text, charset="utf-8")
     message.add_alternative(markup, subtype="html", charset="utf-8")
-    message.add_attachment(pdf, maintype="application", subtype="pdf", filename=filename)
+    for item in attachments:  # mail.attachments.Attachment: the report's PDF, or the role's deliverables
+        maintype, subtype = item.mime
+        message.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
     message["Content-Language"] = recipient.lang  # after set_content, which drops Content-* headers
     return message
 

@@ -35,7 +35,7 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     from mlperf_report.core.errors import UserError
     from mlperf_report.mail import message as mail
     from mlperf_report.mail import recipients as mail_config
-    from mlperf_report.mail import report_check, smtp
+    from mlperf_report.mail import attachments, report_check, smtp
     from mlperf_report.suites import suite_for
 
     config = load_config(config_path)  # the one loader: the same defaults as the report it sends
@@ -55,7 +55,8 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
     inputs = report_check.report_inputs(paths.round_data(the_round.id, Path(data_dir)),
                                         [Path(data_dir) / "prices.yaml", Path(config_path)])
     inputs += _files_under(extra_inputs)
-    jobs = _jobs(recipients, round_dir, Path(output_dir), the_round.id, langs, inputs)
+    jobs = _jobs(recipients, round_dir, Path(output_dir), the_round.id, langs, inputs,
+                 float(section.get("max_attachments_mb") or attachments.DEFAULT_LIMIT_MB))
     headlines = _headlines(config, Path(data_dir) / "prices.yaml", the_round)
     compose = _composer(config, section, the_round, headlines, now)
     session = None
@@ -69,27 +70,28 @@ def send_reports(*, round_id: str | None, config_path: Path, data_dir: Path, out
                     envelope_from=mail.envelope_sender(str(section["sender"])))
 
 
-def _jobs(recipients, round_dir: Path, output_dir: Path, round_id: str, langs: list[str], inputs) -> list[Job]:
-    """One job per recipient with the report meant for it (the default report, or its focus's from
-    ``report --focus-each``), every report checked; a focus's report not built is refused here, before
-    any message, with the command that builds it."""
+def _jobs(recipients, round_dir: Path, output_dir: Path, round_id: str, langs: list[str], inputs,
+          limit_mb: float) -> list[Job]:
+    """One job per recipient with the deliverables of the report meant for it (the default report, or
+    its focus's from ``report --focus-each``), every file checked and each message's size held to
+    ``limit_mb``; a focus's report not built is refused here, before any message, with the command
+    that builds it."""
     from mlperf_report.assemble.batch import focus_dir
     from mlperf_report.core.errors import UserError
-    from mlperf_report.mail import message as mail
-    from mlperf_report.mail import report_check
+    from mlperf_report.mail import attachments, report_check
 
-    reports, jobs, missing = {}, [], {}
+    made, jobs, missing = {}, [], {}
     for recipient in recipients:
         folder = round_dir if recipient.focus is None else focus_dir(output_dir, round_id, recipient.focus) / round_id
-        key = (folder, recipient.lang)
-        if key not in reports:
-            pdf_path = report_check.report_pdf(folder, recipient.lang, langs)
-            if recipient.focus is not None and not pdf_path.is_file():
-                missing.setdefault(recipient.focus, []).append(recipient.email)
-                continue
-            data = report_check.checked_pdf(pdf_path, inputs, round_id)
-            reports[key] = (pdf_path, data, mail.sha256(data))
-        jobs.append(Job(recipient, *reports[key], round_dir=folder))
+        if recipient.focus is not None and not report_check.report_pdf(folder, recipient.lang, langs).is_file():
+            missing.setdefault(recipient.focus, []).append(recipient.email)
+            continue
+        key = (folder, recipient.lang, recipient.deliverables)
+        if key not in made:
+            files = attachments.attachments(folder, recipient.lang, langs, recipient.deliverables, inputs, round_id)
+            made[key] = (files, attachments.checksum(files))
+        attachments.within_limit(made[key][0], limit_mb, recipient.email)
+        jobs.append(Job(recipient, *made[key], round_dir=folder))
     if missing:
         each = ",".join(f.key for f in missing)  # --focus-each reads focus keys
         who = "; ".join(f"{f.name or 'none'}: {', '.join(emails)}" for f, emails in missing.items())
@@ -141,15 +143,15 @@ def _composer(config, section: dict, the_round, headlines, now):
 
     def compose(job: Job):
         recipient = job.recipient
-        filename = f"mlperf-{the_round.id}-report.{recipient.lang}.pdf"
+        names = ", ".join(a.filename for a in job.attachments)
         lines, notes = headlines(job.round_dir, recipient.lang)
         text, markup = mail.bodies(recipient, title=title_in(recipient.lang),
-                                   round_title=round_title, filename=filename, source=config.source or None,
+                                   round_title=round_title, filename=names, source=config.source or None,
                                    headlines=lines, notes=notes)
         message = mail.build_message(
             sender=str(section["sender"]), recipient=recipient,
             subject_line=mail.subject(round_title, _subject_focus(config, recipient), recipient.lang),
-            text=text, markup=markup, pdf=job.pdf, filename=filename, now=now or datetime.now(timezone.utc))
+            text=text, markup=markup, attachments=job.attachments, now=now or datetime.now(timezone.utc))
         return message, mail.to_bytes(message)
 
     return compose

@@ -11,15 +11,23 @@ from mlperf_report.core.config import Focus, focus_of
 from mlperf_report.core.errors import InputError, UserError
 
 
+#: What a member gets when its list names nothing: the PDF report, as always.
+DEFAULT_DELIVERABLES = ("pdf",)
+#: Words a list may use for a format (``deliverables:``): "report" is the PDF report.
+ALIASES = {"report": "pdf"}
+
+
 @dataclass(frozen=True)
 class Recipient:
-    """One stakeholder: display name (may be empty), address, the language of the report they get, and
-    the focus of that report (None: the round's default report, as ``build.py report`` builds it)."""
+    """One stakeholder: display name (may be empty), address, the language of the report they get, the
+    focus of that report (None: the round's default report, as ``build.py report`` builds it), and the
+    deliverables attached for them (format names: ``pdf``, ``slides``, ``brief``, ``cards``, ...)."""
 
     name: str
     email: str
     lang: str
     focus: Focus | None = None
+    deliverables: tuple[str, ...] = DEFAULT_DELIVERABLES
 
 
 def mail_section(mail: dict) -> dict:
@@ -39,6 +47,26 @@ def _focus(entry: dict, inherited: Focus | None) -> Focus | None:
     return inherited
 
 
+def _deliverables(entry: dict, roles: dict, inherited: tuple[str, ...], where: str) -> tuple[str, ...]:
+    """``deliverables: [brief, slides]`` or ``role: executives`` (one of ``mail: roles:``) of a member or
+    a group; neither: the group's, else the PDF report."""
+    if entry.get("deliverables") is not None and entry.get("role"):
+        raise InputError(f"{where}: give `deliverables:` or `role:`, not both")
+    if entry.get("role"):
+        role = str(entry["role"])
+        if role not in roles:
+            raise InputError(f"{where}: no role {role!r} in `mail: roles:` (roles: {', '.join(sorted(roles)) or 'none'})")
+        names = roles[role]
+    elif entry.get("deliverables") is not None:
+        names = entry["deliverables"]
+    else:
+        return inherited
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+        raise InputError(f"{where}: deliverables must be a list of format names (pdf or report, slides, brief, "
+                         f"cards, workbook, exhibits, html), got {names!r}")
+    return tuple(dict.fromkeys(ALIASES.get(n.strip(), n.strip()) for n in names))
+
+
 def _members(list_name: str, group) -> tuple[list, Focus | None, str | None]:
     """A list is its members, or ``{focus: ..., suite: ..., members: [...]}`` for a group with a focus."""
     if isinstance(group, dict):
@@ -53,8 +81,13 @@ def lists(mail: dict, suite: str | None = None) -> dict[str, list[Recipient]]:
     """Every configured list, each member checked to have an address and a language; with ``suite``, the
     members (or groups) that name another suite are left out."""
     result = {}
+    roles = mail.get("roles") or {}
+    if not isinstance(roles, dict):
+        raise InputError(f"mail: roles must map a role to its deliverables (executives: [brief, slides]), got {roles!r}")
     for list_name, group in (mail.get("lists") or {}).items():
         members, group_focus, group_suite = _members(str(list_name), group)
+        wanted = _deliverables(group, roles, DEFAULT_DELIVERABLES, f"mail list {list_name!r}") \
+            if isinstance(group, dict) else DEFAULT_DELIVERABLES
         recipients = []
         for member in members:
             if not isinstance(member, dict) or not member.get("email"):
@@ -62,7 +95,8 @@ def lists(mail: dict, suite: str | None = None) -> dict[str, list[Recipient]]:
             if suite and (member.get("suite") or group_suite or suite) != suite:
                 continue
             recipient = Recipient(str(member.get("name") or ""), str(member["email"]).strip(),
-                                  str(member.get("lang") or ""), _focus(member, group_focus))
+                                  str(member.get("lang") or ""), _focus(member, group_focus),
+                                  _deliverables(member, roles, wanted, f"mail list {list_name!r}"))
             if any(c in "\r\n" for c in recipient.name + recipient.email):
                 raise InputError(f"mail list {list_name!r}: {recipient.email!r} has a line break in its "
                                  "name or address; remove it")
@@ -89,15 +123,16 @@ def select_recipients(mail: dict, langs: list[str], to: list[str] | None = None,
         for address in to:
             member = by_address.get(address.lower())
             member_lang = member.lang if member and member.lang else None
-            chosen.append(Recipient(member.name if member else "", address,
-                                    lang or member_lang or langs[0], member.focus if member else None))
+            chosen.append(Recipient(member.name if member else "", address, lang or member_lang or langs[0],
+                                    member.focus if member else None,
+                                    member.deliverables if member else DEFAULT_DELIVERABLES))
     else:
         name = list_name or mail.get("default_list")
         if not name:
             raise UserError("no recipients: give --to ADDRESS, --list NAME, or set `mail: default_list:`")
         if name not in known:
             raise UserError(f"no mail list {name!r}; configured lists: {', '.join(sorted(known)) or 'none'}")
-        chosen = [Recipient(r.name, r.email, r.lang or langs[0], r.focus) for r in known[name]]
+        chosen = [Recipient(r.name, r.email, r.lang or langs[0], r.focus, r.deliverables) for r in known[name]]
         if lang is not None:
             chosen = [r for r in chosen if r.lang == lang]
     unique, seen = [], set()

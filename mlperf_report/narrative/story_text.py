@@ -266,3 +266,24 @@ def render(story: dict | None, lang: str, names: Names, round_id: str) -> dict:
         body.setdefault(claim["angle"], []).append(worded(claim))
     return {"headline": worded(story["headline"]), "highlights": [worded(c) for c in story.get("highlights", [])],
             "body": [{"angle": a, "title": label(f"story.angle.{a}", lang), "claims": cs} for a, cs in body.items()]}
+
+
+def lead_claims(story: dict | None, lang: str, names: Names, round_id: str) -> list[dict]:
+    """The story's headline and highlights worded for ``lang``, each with its footnote as
+    ``note_text``, its chart (``analysis.claim_charts``, or None) and the chart's benchmark as the
+    suite names it (``chart_title``): what the email, the slides, the brief and the cards lead with."""
+    from mlperf_report.analysis import claim_charts
+    from mlperf_report.core.config import Focus
+
+    worded = render(story, lang, names, round_id)
+    focus = Focus(kind=(story or {}).get("focus_kind") or "none", name=(story or {}).get("focus_name") or "")
+    out = []
+    for claim in ([worded["headline"]] if worded["headline"] else []) + worded["highlights"]:
+        chart = claim_charts.claim_chart(claim, focus.matches)
+        title = ""
+        if chart is not None:
+            parts = [names.benchmark(chart.benchmark, round_id, lang)] + ([names.scenario(chart.scenario, lang)]
+                                                                           if chart.scenario else [])
+            title = " · ".join(parts + [label(f"division.{chart.division}.title", lang)] if chart.division else parts)
+        out.append({**claim, "note_text": note_text(claim, lang, str), "chart": chart, "chart_title": title})
+    return out

@@ -57,7 +57,7 @@ def test_two_focuses_print_the_appendix_once_each_beside_a_report_that_ends_with
     runs = spy_on_printing(monkeypatch)
     reports = [document.assemble_report(ROUND, "en", notebooks, f"<p>Focus {name} 領先.</p>", rf.NOTES["en"],
                                         tmp_path / name, "Report", "2026-12-05", cache_dir=tmp_path / "cache",
-                                        share_appendix=True, workbook="results.xlsx")  # as a batch's focuses do
+                                        share_appendix=True)  # as a batch's focuses do
                for name in ("Acme", "Beta")]
     assert len(runs) == 3, "the appendix once, then each report's own pages"
     assert reports[0].exhibits_path.read_bytes() == reports[1].exhibits_path.read_bytes()
@@ -70,12 +70,12 @@ def test_two_focuses_print_the_appendix_once_each_beside_a_report_that_ends_with
         assert len(exhibits.pages) >= 2 and "A-1 / A-" in exhibits.pages[0].extract_text()
         assert not any("A-1" in page.extract_text() for page in pdf.pages[2:])
         links = [annot.get_object().get("/A", {}).get("/URI") for annot in pdf.pages[1].get("/Annots")]
-        assert "exhibits.en.pdf" in links and "results.xlsx" in links  # the contents entry and the companions
+        assert "exhibits.en.pdf" in links  # the contents entry, and the files beside the report
         text = pdf.pages[1].extract_text()
-        assert "Exhibits" in text and "exhibits.en.pdf" in text and "results.xlsx" in text
+        assert "Exhibits" in text and "exhibits.en.pdf" in text
     html = reports[0].html_path.read_text(encoding="utf-8")
     assert html.index('id="sec-notes"') < html.index('id="sec-exhibits"'), "the HTML keeps the exhibits, last"
-    assert 'href="exhibits.en.pdf"' in html and 'href="results.xlsx"' in html
+    assert 'href="exhibits.en.pdf"' in html
 
 
 def test_the_exhibits_pdf_is_deterministic_and_the_report_keeps_its_metadata(notebooks, tmp_path):

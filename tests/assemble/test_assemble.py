@@ -14,7 +14,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 import report_fixtures as rf
-from mlperf_report.assemble import document, pdf_print, sections
+from mlperf_report.assemble import document, pdf_print, report_pools, sections
 from mlperf_report.core.errors import InputError, UserError
 
 ROUND = "training-v1.0"
@@ -170,7 +170,7 @@ def test_a_report_that_would_fetch_something_is_refused(tmp_path):
     (out / "report.en.html").write_bytes(b"<p>the previous report</p>")
     with pytest.raises(UserError, match="self-contained"):
         document.assemble_report(ROUND, "en", notebooks, '<p><img src="https://example.com/logo.png"></p>', "",
-                                 out, TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path / "cache")
+                                 out, TITLE, "2026-12-02", formats=("html",), cache_dir=tmp_path / "cache")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {"report.en.html": b"<p>the previous report</p>"}
 
 
@@ -299,13 +299,13 @@ def test_an_unchanged_page_reuses_its_pdf_and_a_changed_one_does_not(tmp_path):
 def test_languages_side_by_side_give_the_same_files_and_the_first_error(tmp_path):
     notebooks = tuple(rf.write_notebooks(tmp_path / "nb", benchmarks=("bert",)))
     requests = [document.ReportRequest(ROUND, lang, notebooks, rf.NARRATIVE[lang], rf.NOTES[lang], tmp_path / lang,
-                                       TITLE, "2026-12-02", pdf=False, cache_dir=tmp_path / "cache")
+                                       TITLE, "2026-12-02", formats=("html",), cache_dir=tmp_path / "cache")
                 for lang in rf.LANGS]
     broken = document.ReportRequest(ROUND, "en", (tmp_path / "missing.ipynb",), "", "", tmp_path / "broken",
-                                    TITLE, "2026-12-02", pdf=False, cache_dir=None)
+                                    TITLE, "2026-12-02", formats=("html",), cache_dir=None)
     with pytest.raises(InputError, match="missing.ipynb"):
-        document.assemble_reports([*requests, broken], workers=2)
+        report_pools.assemble_reports([*requests, broken], workers=2)
     assert not (tmp_path / "broken").exists()
     side_by_side = {lang: (tmp_path / lang / f"report.{lang}.html").read_bytes() for lang in rf.LANGS}
-    for request, report in zip(requests, document.assemble_reports(requests, workers=1)):
+    for request, report in zip(requests, report_pools.assemble_reports(requests, workers=1)):
         assert report.html_path.read_bytes() == side_by_side[request.lang]

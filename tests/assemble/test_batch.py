@@ -81,8 +81,10 @@ def test_one_command_builds_every_focus_s_report_and_an_index(training_tables, t
     assert resnet[0] != resnet[1] and exhibits[0] == exhibits[1] and "every result" in exhibits[0]
     index = (round_out / "index.html").read_text()
     links = re.findall(r'href="([^"]+)"', index)
+    first_card = {"graphcore": "01-price-ahead-resnet", "accelerator-a100": "01-ecosystem-partners"}
     assert links == [f"focus/{slug}/training-v1.0/{name}" for slug in ("graphcore", "accelerator-a100")
-                     for name in ("report.en.html", "report.en.pdf", "exhibits.en.pdf", "results.xlsx")]
+                     for name in ("report.en.html", "report.en.pdf", "exhibits.en.pdf", "results.xlsx", "slides.en.pptx",
+                                  "brief.en.pdf", f"cards/{first_card[slug]}.en.png")]
     assert all((round_out / link).is_file() for link in links)
     assert "<th>Graphcore</th>" in index and "<th>A100</th>" in index and "MLCommons" in index
 

@@ -48,7 +48,8 @@ def test_make_venv_compiles_every_template_of_the_project():
     done = subprocess.run([sys.executable, "-m", "mlperf_report.assemble.compile_templates"], cwd=paths.ROOT,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "6 templates compiled" in done.stdout
+    templates = len(list(paths.TEMPLATES.glob("*.j2")))  # each of the two environments compiles them all
+    assert f"{2 * templates} templates compiled" in done.stdout
     from mlperf_report.assemble import page
     from mlperf_report.narrative import rendering
 

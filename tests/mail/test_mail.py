@@ -9,6 +9,7 @@ import json
 import os
 import re
 from datetime import datetime, timezone
+from pathlib import Path
 from email.utils import parsedate_to_datetime
 
 import pypdf
@@ -22,6 +23,7 @@ from mlperf_report.cli import send as mail_cli
 from mlperf_report.mail import delivery, outbox
 from mlperf_report.core.config import load_config
 from mlperf_report.mail import recipients, report_check, sendlog
+from mlperf_report.mail.attachments import Attachment
 from mlperf_report.mail import smtp as smtp_send
 from mlperf_report.core.errors import UserError
 
@@ -192,8 +194,9 @@ def _message(project):
     text, markup = mail.bodies(recipient, title="T", round_title="MLPerf Training v1.0", filename="r.pdf",
                                headlines=[], source=None)
     return mail.build_message(sender="MLPerf <mlperf-report@example.com>", recipient=recipient,
-                              subject_line="s", text=text, markup=markup, pdf=project["reports"]["en"],
-                              filename="r.pdf", now=datetime.now(timezone.utc))
+                              subject_line="s", text=text, markup=markup,
+                              attachments=[Attachment(Path("r.pdf"), project["reports"]["en"], "r.pdf")],
+                              now=datetime.now(timezone.utc))
 
 
 # --- the report must be the finished build -----------------------------------------------------------
@@ -295,7 +298,8 @@ def test_a_name_cannot_inject_headers(project):
     recipient = recipients.Recipient("Eve\r\nBcc: victim@example.org", "eve@example.com", "en")
     with pytest.raises(ValueError, match="CR or LF"):
         mail.build_message(sender="a <a@example.com>", recipient=recipient, subject_line="s", text="t",
-                           markup="<p>t</p>", pdf=b"%PDF-", filename="f.pdf", now=datetime.now())
+                           markup="<p>t</p>", attachments=[Attachment(Path("f.pdf"), b"%PDF-", "f.pdf")],
+                           now=datetime.now())
     with pytest.raises(UserError, match="line break"):
         recipients.lists({"lists": {"x": [{"name": "Eve\nBcc: v@example.org", "email": "e@example.com"}]}})
 

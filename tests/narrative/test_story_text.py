@@ -163,7 +163,7 @@ def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_res
     """Every focus a round has, not only the ones the issues name: no failure, no unfilled field, and
     every cited result ID is a result of the round (or of the previous one)."""
     from mlperf_report.suites.inference import tables as inference_tables
-    from mlperf_report.suites.inference.narrative import _NAMES
+    from mlperf_report.suites.inference.narrative import NAMES
 
     config, catalogue, tables = context.load_round(round_id="training-v4.1", data_dir=paths.DATA,
                                                    prices_file=paths.PRICES, config_file=paths.REPORT_CONFIG)
@@ -181,7 +181,7 @@ def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_res
         told = inference_tables.story(results, data_dir=paths.DATA, round_id="inference-v4.1", focus=submitter)
         for claim in [told["headline"], *told["highlights"], *told["body"]]:
             assert claim is None or set(claim["cites"]) <= known, (submitter, claim and claim["angle"])
-        assert all("{" not in t for t in _all_texts(story_text.render(told, "zh-Hant", _NAMES, "inference-v4.1")))
+        assert all("{" not in t for t in _all_texts(story_text.render(told, "zh-Hant", NAMES, "inference-v4.1")))
 
 
 @pytest.mark.parametrize("lang, one, two", [

@@ -96,13 +96,13 @@ def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
 
 
 #: How the story names an Inference benchmark and scenario.
-_NAMES = story_text.Names(lambda model, round_id, lang: models.title(model, lang),
+NAMES = story_text.Names(lambda model, round_id, lang: models.title(model, lang),
                           lambda scenario, lang: label(f"inference.scenario.{scenario}", lang))
 
 
 def _story(summary: dict | None, round_id: str, lang: str) -> tuple[dict, list[dict]]:
     """summary.json's story worded for ``lang``, and its claims in reading order, numbered 1, 2, …"""
-    worded = story_text.render((summary or {}).get("story"), lang, _NAMES, round_id)
+    worded = story_text.render((summary or {}).get("story"), lang, NAMES, round_id)
     ordered = ([worded["headline"]] if worded["headline"] else []) + worded["highlights"] + [
         c for group in worded["body"] for c in group["claims"]]
     for number, claim in enumerate(ordered, start=1):

@@ -51,6 +51,15 @@ class TrainingSuite:
         return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
                 narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
 
+    def lead_claims(self, summary, config, lang: str) -> list[dict]:
+        """The story's headline and highlights, worded, each with ``note_text`` (the press kit's claims)."""
+        from mlperf_report.narrative import story_text
+        from mlperf_report.suites.training import rounds
+
+        story = (summary or {}).get("story")
+        names = story_text.Names(lambda b, r, l: rounds.benchmark_model(b, r, l), lambda s, l: s)
+        return story_text.lead_claims(story, lang, names, str((summary or {}).get("round") or config.round))
+
     def workbook(self, data_dir, round_id: str, prices_file, focus) -> dict:
         """Sheet name -> every result of that benchmark, the focus's marked (``results.xlsx``)."""
         from mlperf_report.suites.training import exhibits

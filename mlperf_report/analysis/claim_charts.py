@@ -1,0 +1,135 @@
+"""A chart of one story claim: the results the claim compares, as bars, from the claim's own facts.
+
+The press kit (slides, brief, chart cards) shows each lead claim beside a chart of what it says, so
+the chart can never disagree with the sentence: its rows are the claim's cited results (``claims``'
+facts), those of the claim's first benchmark, scenario and division (a leadership claim counted over
+seven benchmarks shows its largest lead; a scaling claim its sizes; a generation claim the new and
+the old accelerator). A price claim shows performance per dollar relative to its baseline (1×), an
+energy claim the energy to train. Suite-free: a claim dict in, a frame and a chart out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+#: Bars a claim chart shows at most.
+MAX_ROWS = 6
+
+
+@dataclass(frozen=True)
+class ClaimChart:
+    """What a claim chart draws: a row per bar (label, value, the focus's or not), its axis title."""
+
+    rows: tuple[dict, ...]
+    measure: str          # time | throughput | latency | energy | price
+    unit: str
+    higher_is_better: bool
+    benchmark: str
+    scenario: str
+    division: str
+
+
+def _rows_in(value) -> list[dict]:
+    """Every result row in a claim's facts, in the order they appear (a row has a result id and a value)."""
+    if isinstance(value, dict):
+        if "result_id" in value and "value" in value:
+            return [value]
+        return [row for item in value.values() for row in _rows_in(item)]
+    if isinstance(value, list):
+        return [row for item in value for row in _rows_in(item)]
+    return []
+
+
+def claim_chart(claim: dict, is_focus) -> ClaimChart | None:
+    """The chart of ``claim`` (``is_focus(submitter, accelerator_model)``: the focus's rows), or None
+    for a claim with no comparable result (what was entered for the first time)."""
+    facts = claim.get("facts") or {}
+    if claim.get("angle") == "price" and facts.get("ratio"):
+        return _price_chart(facts, is_focus)
+    rows = list({row["result_id"] + row.get("round", ""): row for row in _rows_in(facts)}.values())
+    if not rows:
+        return None
+    first = rows[0]
+    key = lambda r: (r.get("benchmark"), r.get("scenario"), r.get("division"), r.get("unit"))  # noqa: E731
+    same = [r for r in rows if key(r) == key(first)][:MAX_ROWS]
+    energy = claim.get("angle") == "energy" and all(r.get("energy") for r in same)
+    bars = tuple({"system": r.get("system") or r.get("system_id", ""), "submitter": r.get("submitter", ""),
+                  "accelerators": r.get("accelerators"), "accelerator_model": r.get("accelerator_model", ""),
+                  "round": r.get("round", ""), "result_id": r["result_id"],
+                  "value": float(r["energy"]) / 1e6 if energy else float(r["value"]),
+                  "mine": bool(is_focus(r.get("submitter"), r.get("accelerator_model")))} for r in same)
+    return ClaimChart(bars, "energy" if energy else str(first.get("measure", "")),
+                      "MJ" if energy else str(first.get("unit", "")),
+                      False if energy else bool(first.get("higher_is_better")), str(first.get("benchmark", "")),
+                      str(first.get("scenario", "")), str(first.get("division", "")))
+
+
+def _price_chart(facts: dict, is_focus) -> ClaimChart:
+    system, baseline = facts["system"], facts["baseline"]
+    bars = tuple({"system": row.get("system", ""), "submitter": row.get("submitter", ""),
+                  "accelerators": row.get("accelerators"), "accelerator_model": row.get("accelerator_model", ""),
+                  "round": row.get("round", ""), "result_id": row["result_id"], "value": value,
+                  "mine": bool(is_focus(row.get("submitter"), row.get("accelerator_model")))}
+                 for row, value in ((system, float(facts["ratio"])), (baseline, 1.0)))
+    return ClaimChart(bars, "price", "×", True, str(system.get("benchmark", "")), str(system.get("scenario", "")),
+                      str(system.get("division", "")))
+
+
+def frame(chart: ClaimChart, label_of) -> pd.DataFrame:
+    """The bars as a frame the drawing takes: best first, ``label_of(row)`` as each bar's label."""
+    df = pd.DataFrame(list(chart.rows))
+    df = df.sort_values("value", ascending=not chart.higher_is_better, kind="stable").reset_index(drop=True)
+    return df.assign(_label=[label_of(row) for row in df.to_dict("records")])
+
+
+def value_format(measure: str, values, lang: str):
+    """How a bar's value reads: minutes with two decimals, a ratio as ``1.55×``, else the decimals
+    that give the smallest value three significant digits."""
+    from mlperf_report.i18n import formatting
+
+    if measure == "time":
+        return lambda v: formatting.minutes(v, places=formatting.TABLE_PLACES)
+    if measure == "price":
+        return lambda v: formatting.ratio(v, places=2)
+    places = formatting.places_for(list(values), 1)
+    return lambda v: formatting.fixed(v, places, lang)
+
+
+def axis_title(chart: ClaimChart, lang: str) -> str:
+    """The value axis's title, in the words the report's charts use for the same measure."""
+    from mlperf_report.i18n.labels import label
+
+    if chart.measure == "time":
+        return label("time_to_train.x", lang)
+    if chart.measure == "energy":
+        return label("energy_to_train.x", lang)
+    if chart.measure == "price":
+        return label("perf_per_dollar.x", lang, baseline=chart.rows[-1]["system"])
+    return label("inference.rank.x_higher" if chart.higher_is_better else "inference.rank.x_lower", lang,
+                 unit=chart.unit)
+
+
+def draw(data: pd.DataFrame, *, title: str = "", xlabel: str = "", measure: str = "", fontsize: float = 9,
+         lang: str = "en", ax=None):
+    """Horizontal bars of a claim's results (``frame``), best on top, the focus's in the focus colour,
+    each value at its bar's end; ``fontsize`` scales the labels (a chart card prints them larger)."""
+    import matplotlib.pyplot as plt
+
+    from mlperf_report.analysis import style
+    from mlperf_report.analysis.axes import value_labels
+
+    ax = plt.gca() if ax is None else ax
+    positions = list(range(len(data)))
+    bars = ax.barh(positions, data["value"].astype(float).tolist(), height=0.7, linewidth=0,
+                   color=[style.FOCUS_COLOR if mine else style.OTHER_COLOR for mine in data["mine"]])
+    ax.set_yticks(positions, data["_label"].tolist(), fontsize=fontsize)
+    ax.set_ylim(len(data) - 0.5, -0.5)
+    ax.set_xlim(0, float(data["value"].max()) * 1.04)
+    ax.grid(False, axis="y")
+    ax.tick_params(axis="x", labelsize=fontsize * 0.85)
+    value_labels(ax, bars, value_format(measure, data["value"], lang), fontsize=fontsize * 0.9)
+    ax.set_title(title, fontsize=fontsize * 1.1)
+    ax.set_xlabel(xlabel, fontsize=fontsize * 0.9)
+    return ax

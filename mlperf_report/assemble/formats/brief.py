@@ -1,0 +1,54 @@
+"""The one-page brief (``brief.<lang>.pdf``), for executives: the headline, the lead claims, the
+headline's chart, the notes naming the results each claim rests on, the source and MLCommons'
+notices, on exactly one A4 page (``templates/brief.html.j2``, WeasyPrint). A story too long for the
+page loses highlights from its end, never type size, until it fits."""
+
+from __future__ import annotations
+
+import base64
+
+from mlperf_report.assemble import kit_charts
+from mlperf_report.i18n.labels import label
+
+name = "brief"
+per_language = True
+
+CHART_HEIGHT = 2.5  # inches, at the report's chart width
+
+
+def files(kit) -> tuple[str, ...]:
+    return (f"brief.{kit.lang}.pdf",)
+
+
+def companion(kit):
+    return (f"brief.{kit.lang}.pdf", label("kit.brief", kit.lang))
+
+
+def make(model) -> dict[str, bytes]:
+    return {f"brief.{model.lang}.pdf": brief_bytes(model.kit, model.request.cache_dir)}
+
+
+def brief_bytes(kit, cache_dir=None) -> bytes:
+    """The brief's PDF: as many lead claims as fit on the page with the headline, in their order."""
+    from mlperf_report.assemble import page, pdf_print
+
+    charted = next((c for c in kit.claims if c.chart is not None), None)
+    chart = ("data:image/svg+xml;base64," + base64.b64encode(kit_charts.claim_svg(charted, kit.lang, CHART_HEIGHT)
+                                                             .encode()).decode()) if charted else ""
+    template = page._jinja().get_template("brief.html.j2")
+    context = dict(kit=kit, chart=chart, chart_alt=charted.chart_title if charted else "",
+                   source=label("kit.source", kit.lang, round=kit.mark_title, source=kit.source),
+                   derived=label("kit.derived", kit.lang))
+    claims = _numbered(kit.claims)
+    faces = page.page_fonts(template.render(**context, claims=claims, font_faces=[]), "", cache_dir)  # CJK subset
+    return pdf_print.shortest_that_fits(lambda n: template.render(**context, claims=claims[:n], font_faces=faces),
+                                        max(len(claims), 1))
+
+
+def _numbered(claims) -> list[dict]:
+    """Each claim with its note's number; a claim that cites no result has no note."""
+    out, number = [], 0
+    for claim in claims:
+        number += bool(claim.cites)
+        out.append({"text": claim.text, "note": claim.note, "number": number if claim.cites else None})
+    return out

@@ -1,0 +1,101 @@
+"""Chart cards (``cards/NN-<angle>-<benchmark>.<lang>.png`` and an ``.svg`` twin), for the press and
+social team: one per lead claim, exactly 1200 × 675 pixels (the size social sites show), the claim
+in large type, its chart, and the citation (the round's results at MLCommons, the result ids, and
+MLCommons' notice where a figure is derived) printed on the image; in the SVG every text is text, so
+the citation can be read and searched.
+
+A card is one matplotlib figure (100 dpi, so one point is 100/72 pixels): texts set by ``text_fit``
+in boxes of their own, the chart in an axes between them, so nothing leaves the image whatever the
+claim's length.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from mlperf_report.assemble import kit_charts, text_fit
+from mlperf_report.assemble.formats.slides import footer
+from mlperf_report.i18n.labels import label
+
+name = "cards"
+per_language = True
+
+SIZE = (1200, 675)   # pixels
+DPI = 100
+_PT = DPI / 72       # pixels per point
+_PAD = 48            # pixels
+
+
+def card_name(index: int, claim, lang: str, ext: str) -> str:
+    """``cards/01-leadership-first-overall-rgat.en.png``: the same stem in every language."""
+    parts = [claim.angle or "claim", claim.kind or "", claim.chart.benchmark if claim.chart else ""]
+    slug = re.sub(r"[^a-z0-9]+", "-", "-".join(p for p in parts if p).lower()).strip("-") or "claim"
+    return f"cards/{index:02d}-{slug}.{lang}.{ext}"
+
+
+def files(kit) -> tuple[str, ...]:
+    return tuple(card_name(i, c, kit.lang, ext) for i, c in enumerate(kit.claims, start=1) for ext in ("png", "svg"))
+
+
+def companion(kit):
+    return ("cards/", label("kit.cards", kit.lang)) if kit.claims else None
+
+
+def make(model) -> dict[str, bytes]:
+    kit = model.kit
+    out = {}
+    for index, claim in enumerate(kit.claims, start=1):
+        png, svg = card(claim, kit)
+        out[card_name(index, claim, kit.lang, "png")] = png
+        out[card_name(index, claim, kit.lang, "svg")] = svg
+    return out
+
+
+def citation(claim, kit) -> str:
+    """What the card prints under its chart: MLCommons' notice first (a long list of results is what
+    gets cut, never the notice), then the source and the results."""
+    notice = label("kit.derived", kit.lang) + "\n" if claim.derived else ""
+    shown = 2 if all(len(c) <= 60 for c in claim.cites[:2]) else 1  # Inference's ids run long
+    return notice + footer(claim, kit, shown=shown, more="kit.more_ids_report")
+
+
+def card(claim, kit) -> tuple[bytes, bytes]:
+    """The card's PNG and SVG."""
+    import matplotlib as mpl
+    import matplotlib.figure
+
+    from mlperf_report.analysis import claim_charts, style
+
+    width, height = SIZE
+    box = width - 2 * _PAD
+    with style.house_style(kit.lang), mpl.rc_context({"svg.fonttype": "none", "figure.constrained_layout.use": False}):
+        fig = matplotlib.figure.Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="none")
+        used = _place(fig, claim.text, y=_PAD, box=(box, 190), largest=30, smallest=16, lang=kit.lang, bold=True)
+        cited = height - _PAD - 66
+        _place(fig, citation(claim, kit), y=cited, box=(box, 66), largest=13, smallest=10, lang=kit.lang,
+               colour="#5b6573")
+        if claim.chart is not None:  # its title under the claim; below it, room for ticks and the axis title
+            title_top = _PAD + used + 12
+            titled = _place(fig, claim.chart_title, y=title_top, box=(box, 24), largest=14, smallest=10,
+                            lang=kit.lang, bold=True)
+            bottom, chart_top = cited - 58, title_top + titled + 8
+            ax = fig.add_axes((0.36, 1 - bottom / height, 0.58, (bottom - chart_top) / height))
+            claim_charts.draw(kit_charts.chart_frame(claim), measure=claim.chart.measure,
+                              xlabel=claim_charts.axis_title(claim.chart, kit.lang), fontsize=13, lang=kit.lang, ax=ax)
+        png, svg = io.BytesIO(), io.StringIO()
+        fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
+        fig.savefig(svg, format="svg", metadata={"Date": None})
+    return png.getvalue(), svg.getvalue().encode("utf-8")
+
+
+def _place(fig, text: str, *, y: float, box: tuple[float, float], largest: float, smallest: float, lang: str,
+           bold: bool = False, colour: str = "#1f2933") -> float:
+    """``text`` fitted into ``box`` (pixels) with its top ``y`` pixels from the card's top; returns
+    the height it takes, in pixels."""
+    fitted = text_fit.fit(text, box[0] / _PT, box[1] / _PT, largest=largest, smallest=smallest, lang=lang, bold=bold)
+    width, height = fig.get_size_inches() * DPI
+    fig.text(_PAD / width, 1 - y / height, fitted.text, va="top", ha="left", fontsize=fitted.size,
+             fontweight="bold" if bold else "normal", color=colour, linespacing=text_fit.LINE_SPACING,
+             fontfamily=text_fit.family(text, lang))
+    return len(fitted.lines) * fitted.size * text_fit.LINE_SPACING * _PT

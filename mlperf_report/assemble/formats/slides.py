@@ -1,0 +1,137 @@
+"""The slide deck (``slides.<lang>.pptx``, python-pptx), 16:9, for executives: a title slide with the
+headline; one slide per lead claim, the claim as its title, its chart (PNG at 200 dpi, twice screen
+resolution) and a footer naming the results it rests on; a closing slide with MLCommons' notice and
+the source. Each claim slide's speaker notes carry the whole sentence and its footnote.
+
+Every text is set by ``text_fit`` into its box, lines broken and size chosen (never under 10 pt)
+with the font the deck names for it, so nothing leaves its box or the slide whatever the length of
+a system's name; the runs name Noto Sans CJK TC as their East Asian font, so Chinese renders.
+"""
+
+from __future__ import annotations
+
+import io
+
+from mlperf_report.assemble import kit_charts, text_fit
+from mlperf_report.assemble.fixed_zip import fixed_times
+from mlperf_report.i18n.labels import label
+
+name = "slides"
+per_language = True
+
+WIDTH, HEIGHT = 13.333, 7.5    # inches: 16:9
+MARGIN = 0.6
+INK, MUTED, ACCENT = "1F2933", "5B6573", "D1495B"
+
+
+def files(kit) -> tuple[str, ...]:
+    return (f"slides.{kit.lang}.pptx",)
+
+
+def companion(kit):
+    return (f"slides.{kit.lang}.pptx", label("kit.slides", kit.lang))
+
+
+def make(model) -> dict[str, bytes]:
+    return {f"slides.{model.lang}.pptx": deck_bytes(model.kit)}
+
+
+def deck_bytes(kit) -> bytes:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Inches(WIDTH), Inches(HEIGHT)
+    blank = deck.slide_layouts[6]
+    _title_slide(deck.slides.add_slide(blank), kit)
+    for claim in kit.claims:
+        _claim_slide(deck.slides.add_slide(blank), claim, kit)
+    _closing_slide(deck.slides.add_slide(blank), kit)
+    deck.core_properties.title = f"{kit.title} · {kit.round_title}"
+    deck.core_properties.author = deck.core_properties.last_modified_by = "mlperf_report"
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    return fixed_times(buffer.getvalue())
+
+
+def _text(slide, text: str, box: tuple[float, float, float, float], *, largest: float, smallest: float = 10,
+          lang: str, bold: bool = False, colour: str = INK):
+    """``text`` fitted into ``box`` (left, top, width, height in inches), one paragraph per line."""
+    from pptx.dml.color import RGBColor
+    from pptx.enum.text import MSO_AUTO_SIZE
+    from pptx.util import Inches, Pt
+
+    left, top, width, height = box
+    fitted = text_fit.fit(text, width * 72, height * 72, largest=largest, smallest=smallest, lang=lang, bold=bold)
+    shape = slide.shapes.add_textbox(Inches(left), Inches(top), Inches(width), Inches(height))
+    frame = shape.text_frame
+    frame.word_wrap, frame.auto_size = False, MSO_AUTO_SIZE.NONE
+    frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
+    font_name = text_fit.family(text, lang)
+    for i, line in enumerate(fitted.lines):
+        paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
+        paragraph.line_spacing = Pt(fitted.size * text_fit.LINE_SPACING)  # exact: a CJK face's own is taller
+        run = paragraph.add_run()
+        run.text = line
+        run.font.size, run.font.bold, run.font.name = Pt(fitted.size), bold, font_name
+        run.font.color.rgb = RGBColor.from_string(colour)
+        _east_asian(run, font_name)
+    return fitted
+
+
+def _east_asian(run, font_name: str) -> None:
+    """Name the run's East Asian font too: PowerPoint and LibreOffice pick Chinese glyphs from it."""
+    from pptx.oxml.ns import qn
+
+    rpr = run._r.get_or_add_rPr()
+    for tag in ("a:ea", "a:cs"):
+        element = rpr.find(qn(tag))
+        if element is None:
+            element = rpr.makeelement(qn(tag), {})
+            rpr.append(element)
+        element.set("typeface", font_name)
+
+
+def _notes(slide, text: str) -> None:
+    slide.notes_slide.notes_text_frame.text = text
+
+
+def _title_slide(slide, kit) -> None:
+    width = WIDTH - 2 * MARGIN
+    _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang, colour=ACCENT)
+    _text(slide, kit.title + (f" · {kit.focus_name}" if kit.focus_name else ""), (MARGIN, 1.3, width, 0.9),
+          largest=32, smallest=14, lang=kit.lang, bold=True)
+    if kit.headline:
+        _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang)
+        _notes(slide, f"{kit.headline.text}\n\n{kit.headline.note}")
+    _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width, 0.4), largest=14, lang=kit.lang, colour=MUTED)
+
+
+def _claim_slide(slide, claim, kit) -> None:
+    from pptx.util import Inches
+
+    width = WIDTH - 2 * MARGIN
+    _text(slide, claim.text, (MARGIN, 0.35, width, 1.75), largest=28, smallest=12, lang=kit.lang, bold=True)
+    if claim.chart is not None:
+        chart_w, chart_h = 10.0, 4.25
+        png = kit_charts.claim_png(claim, kit.lang, chart_w, chart_h, fontsize=13)
+        slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
+                                 Inches(chart_h))
+    _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED)
+    _notes(slide, f"{claim.text}\n\n{claim.note}")
+
+
+def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
+    """The source and the results a claim rests on (the first ``shown``; ``more`` says where the
+    rest are: the speaker notes, the report)."""
+    ids = list(claim.cites)
+    listed = ", ".join(ids[:shown]) + (label(more, kit.lang, count=len(ids) - shown) if len(ids) > shown else "")
+    return label("kit.footer", kit.lang, round=kit.mark_title, source=kit.source, ids=listed or "—")
+
+
+def _closing_slide(slide, kit) -> None:
+    width = WIDTH - 2 * MARGIN
+    _text(slide, label("kit.closing", kit.lang), (MARGIN, 0.8, width, 0.8), largest=28, lang=kit.lang, bold=True)
+    body = label("kit.source", kit.lang, round=kit.mark_title, source=kit.source) + "\n" + \
+        label("kit.derived", kit.lang) + "\n" + kit.legend
+    _text(slide, body, (MARGIN, 2.0, width, 4.5), largest=16, smallest=10, lang=kit.lang)

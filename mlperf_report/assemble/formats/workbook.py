@@ -1,0 +1,35 @@
+"""The results workbook (``results.xlsx``), one per report: every result of the round, a sheet per
+benchmark, the focus's rows marked (``assemble.workbook``; the sheets are the suite's
+``Suite.workbook``); made with the first language, for a suite that gives sheets."""
+
+from __future__ import annotations
+
+from mlperf_report.assemble import workbook as writer
+from mlperf_report.assemble.sections import labels_for
+
+name = "workbook"
+per_language = False
+
+
+def _made_for(round_id: str) -> bool:
+    from mlperf_report.suites import suite_for
+
+    return hasattr(suite_for(round_id), "workbook")
+
+
+def files(kit) -> tuple[str, ...]:
+    return (writer.FILE_NAME,) if _made_for(kit.round_id) else ()
+
+
+def companion(kit):
+    return (writer.FILE_NAME, labels_for(kit.lang)["workbook_file"]) if _made_for(kit.round_id) else None
+
+
+def make(model) -> dict[str, bytes]:
+    from mlperf_report.suites import suite_for
+
+    r = model.request
+    suite = suite_for(r.round_id)
+    if not hasattr(suite, "workbook") or r.data_dir is None:
+        return {}
+    return {writer.FILE_NAME: writer.workbook_bytes(suite.workbook(r.data_dir, r.round_id, r.prices_file, r.focus))}

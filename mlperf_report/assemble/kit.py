@@ -1,0 +1,78 @@
+"""The claims-and-charts model every deliverable of a report is made from, in one language.
+
+The HTML and PDF report, the slide deck, the one-page brief and the chart cards all lead with the same
+claims: the story's headline and highlights as the suite words them (``Suite.lead_claims``), each
+with its footnote (the results it rests on, MLCommons' notice where a figure is derived) and the
+chart of what it compares (``analysis.claim_charts``). Built once per language in the build process,
+small and picklable, handed to the processes that make the files; so no deliverable can say what
+another does not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mlperf_report.analysis.claim_charts import ClaimChart
+from mlperf_report.core.rounds import parse_round_id
+from mlperf_report.narrative.rendering import MARK, TRADEMARK_LEGEND
+
+
+@dataclass(frozen=True)
+class KitClaim:
+    """One lead claim: its sentence, its footnote, the result ids it rests on and its chart."""
+
+    text: str
+    note: str
+    cites: tuple[str, ...] = ()
+    derived: bool = False
+    chart: ClaimChart | None = None
+    chart_title: str = ""
+    angle: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Kit:
+    """One language's deliverables' common content."""
+
+    lang: str
+    round_id: str
+    round_title: str
+    title: str
+    date: str
+    focus_name: str
+    claims: tuple[KitClaim, ...] = ()  # the headline first
+    has_exhibits: bool = False
+    legend: str = TRADEMARK_LEGEND
+
+    @property
+    def headline(self) -> KitClaim | None:
+        return self.claims[0] if self.claims else None
+
+    @property
+    def source(self) -> str:
+        """Where the results are published: MLCommons' results repository of the round."""
+        try:
+            parsed = parse_round_id(self.round_id)
+            return f"github.com/mlcommons/{parsed.suite}_results_v{parsed.version}"
+        except ValueError:
+            return "mlcommons.org"
+
+    @property
+    def mark_title(self) -> str:
+        """The round's name with the mark MLCommons requires (``MLPerf® Training v4.1``)."""
+        return self.round_title.replace("MLPerf", MARK, 1)
+
+
+def kit_of(claims: list[dict], *, lang: str, round_id: str, round_title: str, title: str, date: str,
+           focus_name: str, has_exhibits: bool, fallback: tuple[list[str], list[str]] = ([], [])) -> Kit:
+    """The kit of ``claims`` (``Suite.lead_claims``); without a story, the email's headline lines and
+    notes (``fallback``: ``Suite.headlines``), which carry no chart."""
+    made = tuple(KitClaim(c["text"], c.get("note_text", ""), tuple(c.get("cites") or ()), bool(c.get("derived")),
+                          c.get("chart"), c.get("chart_title", ""), c.get("angle", ""), c.get("kind", ""))
+                 for c in claims)
+    if not made:
+        lines, notes = fallback
+        made = tuple(KitClaim(re.sub(r"\s*\[\d+\]$", "", line), " ".join(notes[:1])) for line in lines[:7])
+    return Kit(lang, round_id, round_title, title, date, focus_name, made, has_exhibits)

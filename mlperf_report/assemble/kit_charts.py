@@ -1,0 +1,66 @@
+"""The charts of the press kit: each lead claim's chart (``analysis.claim_charts``) drawn in the house
+style, as SVG for print (the brief) and as PNG at print resolution (the slides), at the size a format
+asks for. The same claim's chart is the same bars and numbers in every deliverable."""
+
+from __future__ import annotations
+
+import io
+
+from mlperf_report.analysis import claim_charts
+from mlperf_report.analysis.axes import short_label
+
+#: Columns a bar's label takes in a claim chart.
+LABEL_COLUMNS = 34
+
+
+def chart_frame(claim):
+    """The claim's bars, best first, each labelled by its system (and its round, where the claim
+    compares two rounds)."""
+    chart = claim.chart
+    rounds = {row["round"] for row in chart.rows}
+
+    def label_of(row: dict) -> str:
+        suffix = f" ({row['round'].rsplit('-', 1)[-1]})" if len(rounds) > 1 and row["round"] else ""
+        return short_label(str(row["system"]), LABEL_COLUMNS - len(suffix)) + suffix
+
+    return claim_charts.frame(chart, label_of)
+
+
+def _options(claim, lang: str) -> dict:
+    return {"data": chart_frame(claim), "title": claim.chart_title, "measure": claim.chart.measure,
+            "xlabel": claim_charts.axis_title(claim.chart, lang)}
+
+
+def claim_svg(claim, lang: str, height: float = 2.4) -> str:
+    """The claim's chart as SVG at the report's chart width (6.3 in), ``height`` inches tall."""
+    from mlperf_report.analysis import outputs
+
+    return outputs.chart_svg(claim_charts.draw, lang=lang, height=height, **_options(claim, lang))
+
+
+def claim_png(claim, lang: str, width: float, height: float, dpi: int = 200, fontsize: float = 11) -> bytes:
+    """The claim's chart as PNG, ``width`` × ``height`` inches at ``dpi`` (2x screen resolution)."""
+    import matplotlib.figure
+
+    from mlperf_report.analysis import style
+
+    with style.house_style(lang):
+        fig = matplotlib.figure.Figure(figsize=(width, height), dpi=dpi)
+        claim_charts.draw(ax=fig.subplots(), lang=lang, fontsize=fontsize, **_options(claim, lang))
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def rehearse() -> None:
+    """One tiny chart drawn in the house style, for what the first one pays and every later one
+    reuses (matplotlib's import, its font list, the CJK face registered: 0.7 s of CPU, once a build in
+    the assembling processes' fork server rather than once in each of them)."""
+    import matplotlib.figure
+
+    from mlperf_report.analysis import style
+
+    with style.house_style("en"):
+        fig = matplotlib.figure.Figure(figsize=(1, 1), dpi=20)
+        fig.subplots().barh([0], [1.0])
+        fig.savefig(io.BytesIO(), format="png")

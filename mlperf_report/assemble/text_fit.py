@@ -1,0 +1,117 @@
+"""Text set into a fixed box at the largest size that fits, measured with the font it is drawn in.
+
+A slide's title is a claim of any length ("…the Supermicro AS-4126GS-NBR-LCC system with 8 NVIDIA
+B200 …", a 100-character system name, a Chinese sentence); a chart card's headline the same. Lines
+are broken here, at spaces (and between Chinese characters), and each line measured with Pillow in
+the font the deck or card names (DejaVu Sans; Noto Sans CJK TC where the text has Chinese), so the
+renderer never has to wrap it. The largest size from ``largest`` down to ``smallest`` whose lines fit
+wins; if even the smallest does not, the text is cut at the last line that fits and ends in "…"
+(the deck's speaker notes carry it whole). Line breaks and sizes therefore never depend on the
+program that opens the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+#: Share of a box's width the measured lines may fill: room for the renderer's own metrics.
+SAFETY = 0.94
+LINE_SPACING = 1.2
+
+
+@dataclass(frozen=True)
+class Fitted:
+    lines: tuple[str, ...]
+    size: float       # points
+    cut: bool = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def has_cjk(text: str) -> bool:
+    return any(unicodedata.east_asian_width(ch) in ("W", "F") for ch in text)
+
+
+def family(text: str, lang: str) -> str:
+    """The font family a deck or card names for ``text``."""
+    from mlperf_report.i18n import fonts
+
+    return fonts.CJK_FAMILY if lang != "en" or has_cjk(text) else "DejaVu Sans"
+
+
+@functools.lru_cache(maxsize=64)
+def _font(cjk: bool, bold: bool, size10: int):
+    from PIL import ImageFont
+
+    from mlperf_report.i18n import fonts
+
+    if cjk:
+        path = fonts.require_cjk_font()
+        return ImageFont.truetype(str(path), size10 / 10, index=fonts.cjk_face_index(path))
+    return ImageFont.truetype(str(fonts.latin_font_paths()[700 if bold else 400]), size10 / 10)
+
+
+#: The space LibreOffice (and Word) put between a Chinese character and a Latin one beside it
+#: ("autospace"), in ems: a title measured without it ran 10 points out of its box.
+AUTOSPACE = 0.25
+_WIDE = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
+
+
+def width(text: str, size: float, *, cjk: bool, bold: bool = False) -> float:
+    """``text``'s advance width in points at ``size`` points, Chinese-to-Latin spacing included."""
+    visible = [ch for ch in text if not ch.isspace()]  # the space is added beside a space too
+    joins = sum(1 for a, b in zip(visible, visible[1:]) if bool(_WIDE.match(a)) != bool(_WIDE.match(b)))
+    return _font(cjk, bold, round(size * 10)).getlength(text) + (joins * AUTOSPACE * size if cjk else 0.0)
+
+
+def _tokens(text: str) -> list[str]:
+    """Break opportunities: words with the space before them, and each Chinese character."""
+    return re.findall(r"\s*[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|\s*[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+",
+                      text)
+
+
+def wrap(text: str, size: float, box_width: float, *, cjk: bool, bold: bool = False) -> list[str]:
+    """``text`` in lines no wider than ``box_width`` points (a word wider than the box is split)."""
+    lines, line = [], ""
+    for token in _tokens(text):
+        candidate = line + token if line else token.lstrip()
+        if width(candidate, size, cjk=cjk, bold=bold) <= box_width * SAFETY:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = token.lstrip()
+        while width(line, size, cjk=cjk, bold=bold) > box_width * SAFETY and len(line) > 1:
+            cut = max(1, len(line) - 1)
+            while cut > 1 and width(line[:cut], size, cjk=cjk, bold=bold) > box_width * SAFETY:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+    return lines + ([line] if line else [])
+
+
+def fit(text: str, box_width: float, box_height: float, *, largest: float, smallest: float, lang: str = "en",
+        bold: bool = False) -> Fitted:
+    """``text`` (its ``\n`` paragraphs) at the largest whole point size in [``smallest``, ``largest``]
+    whose lines fit the box (points); else at ``smallest``, cut to the lines that fit, the last ending
+    in "…"."""
+    cjk = family(text, lang) != "DejaVu Sans"
+    paragraphs = text.split("\n")
+    wrapped = lambda size: [line for p in paragraphs for line in wrap(p, size, box_width, cjk=cjk, bold=bold)]  # noqa: E731
+    size = largest
+    while size >= smallest:
+        lines = wrapped(size)
+        if len(lines) * size * LINE_SPACING <= box_height:
+            return Fitted(tuple(lines), size)
+        size -= 1
+    lines = wrapped(smallest)
+    keep = max(1, int(box_height // (smallest * LINE_SPACING)))
+    last = lines[keep - 1]
+    while last and width(last + "…", smallest, cjk=cjk, bold=bold) > box_width * SAFETY:
+        last = last[:-1]
+    return Fitted(tuple(lines[:keep - 1]) + (last.rstrip() + "…",), smallest, cut=True)
