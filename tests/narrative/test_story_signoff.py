@@ -66,6 +66,14 @@ def test_a_rival_is_named_by_its_maker_and_chips_its_model_number_only_in_the_no
     assert "AS-4126GS-NBR-LCC" in story_text.note_text(claim, lang, str)
 
 
+@pytest.mark.parametrize("lang, rival", [("en", "an HPE system with 8 NVIDIA H100"),
+                                         ("zh-Hant", "HPE 搭載 8 個 NVIDIA H100 的系統")])
+def test_english_says_an_before_a_maker_read_with_a_vowel_sound(lang, rival):
+    df = frame(result("Dell", "XE9680", "bert", 10.0), result("HPE", "cray_xd670", "bert", 10.5))
+    (claim,) = [c for c in _all(_told(df, "Dell"), lang, round_id="training-v4.1") if c["angle"] == "competition"]
+    assert rival in claim["text"]
+
+
 # --- the proudest generation claim -----------------------------------------------------------------
 
 @pytest.mark.parametrize("lang, words", [
