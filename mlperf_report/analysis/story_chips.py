@@ -64,24 +64,35 @@ def _against(pool: pd.DataFrame, mine: pd.DataFrame, new: Generation, old: Gener
     return None
 
 
+def _rank(found: dict) -> tuple:
+    """Own older results before a partner's, then the larger gain, then the result id."""
+    return found["by"] != "own", -found["ratio"], found["result"]["result_id"]
+
+
 def generation(df: pd.DataFrame, generations: Generations, previous: pd.DataFrame | None = None,
                focus: Focus | None = None) -> list[Claim]:
     """The focus's newer chip against each earlier generation at the same count (this round, or the
-    previous round's tables); one claim per pair of generations, its best benchmark first."""
+    previous round's tables); one claim per pair of generations, its best benchmark first, each
+    benchmark (and scenario, division, count) counted once however many systems or chips of the
+    generation the focus ran there (MI350X and MI355X, an accelerator's several submitters)."""
     focus = focus or Focus("submitter", "", lambda s, m: False)
     pool = _counted(df if previous is None or previous.empty else pd.concat([df, previous.assign(mine=False)]))
     gens = {m: generations.of(m) for m in pool["chip"].unique()}
     pairs: dict[tuple[str, str], list[dict]] = {}
     for _, group in _counted(df[df["mine"]]).groupby(GROUP + ["chip_kind", "chips"], sort=True):
-        for (model, _), mine in group.groupby(["chip", "submitter"], sort=True):
-            new = gens.get(model)
-            for old in generations.earlier(new) if new else ():
+        group = group.assign(generation=group["chip"].map(lambda m: getattr(gens.get(m), "name", "")))
+        best: dict[tuple[str, str], dict] = {}
+        for (_, _), mine in group[group["generation"] != ""].groupby(["generation", "submitter"], sort=True):
+            new = gens.get(best_row(mine)["chip"])
+            for old in generations.earlier(new):
                 found = _against(pool, mine, new, old, focus, gens)
-                if found:
-                    pairs.setdefault((new.name, old.name), []).append(found)
+                if found and ((new.name, old.name) not in best or _rank(found) < _rank(best[(new.name, old.name)])):
+                    best[(new.name, old.name)] = found
+        for pair, found in best.items():
+            pairs.setdefault(pair, []).append(found)
     claims = []
     for (new, old), found in sorted(pairs.items()):
-        found.sort(key=lambda f: (f["by"] != "own", -f["ratio"], f["result"]["result_id"]))
+        found.sort(key=_rank)
         cites = tuple(x for f in found for x in (f["result"]["result_id"], f["predecessor"]["result_id"]))
         strength = 5.0 + min(math.log2(found[0]["ratio"]), 2.0) - (0.3 if found[0]["by"] == "partner" else 0.0)
         claims.append(Claim("generation", "over_predecessor", strength,

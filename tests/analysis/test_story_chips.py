@@ -143,3 +143,19 @@ def test_open_results_are_compared_only_within_one_submitter_s_model():
               for s, m, v in (("AMD", MI355X, 100.0), ("Krai", "NVIDIA B200", 90.0))]
     found = claims(frame(*mlperf), focus("AMD"))
     assert of(found, "competition") == [] and of(found, "leadership") == []
+
+
+def test_each_benchmark_counts_once_however_many_chips_of_a_generation_ran_it():
+    """AMD Training v5.1 ran the MI355X and the MI350X (one generation): "ahead of its MI300X on 1 more
+    benchmark" would count the same benchmark twice; so would an accelerator focus's submitters."""
+    df = frame(*_amd_generations().to_dict("records"),
+               result("AMD", "mi350x", "llama2_70b_lora", 11.0, model="AMD Instinct MI350X", round_id="training-v5.1"))
+    (claim,) = [c for c in of(claims(df, focus("AMD")), "generation", "over_predecessor")
+                if c.facts["old"] == "Instinct MI300X" and c.facts["new"].startswith("Instinct MI350")]
+    assert claim.facts["others"] == [] and claim.facts["best"]["result"]["system"] == "mi355x"
+    two = frame(result("Dell", "d200", "bert", 10.0, model="NVIDIA H200-SXM5-141GB"),
+                result("Dell", "d100", "bert", 14.0, model="NVIDIA H100-SXM5-80GB"),
+                result("Lenovo", "l200", "bert", 10.5, model="NVIDIA H200-SXM5-141GB"),
+                result("Lenovo", "l100", "bert", 16.0, model="NVIDIA H100-SXM5-80GB"))
+    (h200,) = of(claims(two, focus("H200", "accelerator")), "generation")
+    assert h200.facts["others"] == [] and h200.facts["best"]["predecessor"]["submitter"] == "Lenovo"  # the larger gain
