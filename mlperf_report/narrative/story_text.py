@@ -112,10 +112,16 @@ class _Writer:
         return label(key, lang, subject=self.subject, count=len(f["leads"]), entered=entered, items=joined(items, lang))
 
     def _lead_item(self, kind: str, w: dict) -> str:
-        """One benchmark of a leadership list; with its lead when the lead is at one size."""
-        key, gap = (lead("story.leadership.item", w["gap"]) if kind == "first_at_count"
-                    else ("story.leadership.item_plain", {}))
-        return label(key, self.lang, benchmark=self.bench(w["result"]), value=value_text(w["result"], self.lang), **gap)
+        """One benchmark of a leadership list: with its lead when the lead is at one size, else with
+        the size of the leading system ("Llama 3.1 405B (10.0 minutes on 5,120 accelerators)")."""
+        row = w["result"]
+        if kind == "first_at_count":
+            key, gap = lead("story.leadership.item", w["gap"])
+            return label(key, self.lang, benchmark=self.bench(row), value=value_text(row, self.lang), **gap)
+        chip, count, unit = chips_of(row)
+        key = "story.leadership.item_sized" if count else "story.leadership.item_plain"
+        return label(key, self.lang, benchmark=self.bench(row), value=value_text(row, self.lang),
+                     accelerators=accelerators_text(count, self.lang, unit))
 
     def _generation(self, kind: str, f: dict) -> str:
         if kind == "debut":
@@ -164,7 +170,7 @@ class _Writer:
         lang = self.lang
         if kind == "host_share":
             key = "story.ecosystem.host_share_most" if f["most"] else "story.ecosystem.host_share"
-            return label(key, lang, vendor=names.maker(f["vendor"]), systems=formatting.count(f["systems"]),
+            return label(key, lang, vendor=" ".join(filter(None, (names.maker(f["vendor"]), f.get("brand")))), systems=formatting.count(f["systems"]),
                          of=formatting.count(f["of"]), share=formatting.percent(f["share"]),
                          submitters=counted("story.count.submitters", lang, f["submitters"]))
         count = len(f["partners"])
