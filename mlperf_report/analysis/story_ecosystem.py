@@ -73,6 +73,10 @@ def _closest_partner(on_it: pd.DataFrame, own_name: str, generations: Generation
     return best
 
 
+#: A processor family every hosted system's model name shows, said with the vendor ("Intel Xeon").
+_BRANDS = ("Xeon", "EPYC", "Grace")
+
+
 def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     """For a processor vendor: how many of the round's systems with a valid result its processors
     host (each system counted once, every division), and whether that is more than any other vendor's."""
@@ -85,8 +89,10 @@ def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
         return []
     others = vendors[(vendors.str.lower() != focus.name.lower()) & (vendors != "")].value_counts()
     share = len(hosted) / len(systems)
+    models = hosted["host_processor_model"].astype(str).str.lower()
+    brand = next((b for b in _BRANDS if models.str.contains(b.lower(), regex=False).all()), "")
     facts = {"vendor": str(hosted["host_processor_model"].map(host_vendor_of).iloc[0]), "systems": int(len(hosted)),
              "of": int(len(systems)), "share": share, "submitters": int(hosted["submitter"].nunique()),
-             "most": bool(others.empty or len(hosted) > int(others.max()))}
+             "most": bool(others.empty or len(hosted) > int(others.max())), "brand": brand}
     strength = 1.5 + 2.5 * share + (0.5 if facts["most"] else 0.0)
     return [Claim("ecosystem", "host_share", strength, facts, tuple(hosted["result_id"].head(12)), derived=True)]

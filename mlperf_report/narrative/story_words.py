@@ -26,7 +26,8 @@ FACTOR_FROM = 1.0
 def joined(items: list[str], lang: str) -> str:
     if not items:
         return ""
-    shown, more = items[:LIST_ITEMS], len(items) - LIST_ITEMS
+    shown, more = (items, 0) if len(items) <= LIST_ITEMS + 1 else (items[:LIST_ITEMS], len(items) - LIST_ITEMS)
+    # "and 1 more" hides a name to save none: the seventh is shown
     if lang.startswith("zh"):
         text = "、".join(shown)
     else:
