@@ -1,7 +1,10 @@
 """The story engine's data: the comparable frame's columns, a claim, a story, the focus, and the few
 helpers every angle uses (best result, relative gap, rows with an accelerator count).
 
-``story_angles`` finds the claims, ``story`` ranks them; this module is what both share.
+``story_angles``, ``story_chips`` and ``story_ecosystem`` find the claims, ``story`` ranks them; this
+module is what they share, including the like-for-like key: open-division results may each run a
+different model, so an open result is compared only with the same submitter's results of the same
+model (``like``), never with another submitter's.
 """
 
 from __future__ import annotations
@@ -12,17 +15,24 @@ from typing import Callable
 
 import pandas as pd
 
+from mlperf_report.analysis.names import blank_model
 from mlperf_report.core.config import STORY_ANGLES
 
 #: The suite-free columns of a comparable frame. ``value`` is the primary metric, ``higher_is_better``
 #: its direction, ``measure`` one of ``time`` (time to train), ``throughput`` or ``latency``; ``energy``
-#: and ``energy_unit`` are the round's power or energy result where it has one.
+#: and ``energy_unit`` are the round's power or energy result where it has one; ``model`` the model as
+#: submitted (open division; empty where every result runs the reference model), the host processor
+#: and its count say what a result with no accelerator ran on.
 COLUMNS = ("round", "benchmark", "scenario", "division", "availability", "submitter", "system_id", "system",
            "accelerator_model", "accelerators", "value", "unit", "higher_is_better", "measure", "energy",
-           "energy_unit", "result_id")
+           "energy_unit", "result_id", "model", "host_processor_model", "host_processors")
 
 #: Run-to-run noise: a gap smaller than this is worded "on par", never "faster" or "ahead".
 NOISE = 0.02
+
+#: Scaling claims lead (headline, highlights) only from this efficiency on (``story.scaling_efficiency``
+#: in report.yaml): gain ÷ growth in accelerators.
+SCALING_EFFICIENCY = 0.70
 
 ANGLES = STORY_ANGLES
 
@@ -30,7 +40,8 @@ ANGLES = STORY_ANGLES
 HIGHLIGHTS = 6
 PER_ANGLE = 2
 
-GROUP = ["benchmark", "scenario", "division"]
+#: Like for like: same benchmark, scenario, division and (open division) submitter and model.
+GROUP = ["benchmark", "scenario", "division", "like"]
 
 
 @dataclass(frozen=True)
@@ -57,9 +68,10 @@ class Story:
     body: tuple[Claim, ...]
     focus_kind: str = "submitter"
     focus_name: str = ""
+    scaling_efficiency: float = SCALING_EFFICIENCY   # from which efficiency a scaling claim may lead
 
     def as_dict(self) -> dict:
-        return {"focus_kind": self.focus_kind, "focus_name": self.focus_name,
+        return {"focus_kind": self.focus_kind, "focus_name": self.focus_name, "scaling_efficiency": self.scaling_efficiency,
                 "headline": self.headline.as_dict() if self.headline else None,
                 "highlights": [c.as_dict() for c in self.highlights], "body": [c.as_dict() for c in self.body]}
 
@@ -81,14 +93,34 @@ def _perf(frame: pd.DataFrame) -> pd.Series:
     return values.where(frame["higher_is_better"].astype(bool), 1.0 / values)
 
 
+def _text(series: pd.Series) -> pd.Series:
+    return series.map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v))
+
+
+def _chips(df: pd.DataFrame) -> pd.DataFrame:
+    """What each result ran on: its accelerator and their count, or, with none (CPU-only), its host
+    processor and their count (``chip``, ``chips``, ``chip_kind``)."""
+    bare = df["accelerator_model"].map(blank_model) | ~df["accelerators"].fillna(0).gt(0)
+    hosts = pd.to_numeric(df["host_processors"], errors="coerce")
+    return df.assign(chip=df["accelerator_model"].where(~bare, df["host_processor_model"]),
+                     chips=df["accelerators"].where(~bare, hosts.where(hosts.gt(0))),
+                     chip_kind=bare.map({True: "processor", False: "accelerator"}))
+
+
 def prepare(frame: pd.DataFrame, focus: Focus) -> pd.DataFrame:
-    """The comparable frame with ``perf`` and ``mine`` columns, rows without a usable value dropped."""
-    df = frame.loc[:, list(COLUMNS)].copy()
+    """The comparable frame with ``perf``, ``mine``, ``like`` and the chip columns, rows without a usable
+    value dropped."""
+    df = frame.reindex(columns=list(COLUMNS)).copy()
     df = df[pd.to_numeric(df["value"], errors="coerce").gt(0)].copy()
+    for key in ("model", "host_processor_model", "accelerator_model"):
+        df[key] = _text(df[key])
     df["value"] = df["value"].astype(float)
     df["accelerators"] = pd.to_numeric(df["accelerators"], errors="coerce")
     df["perf"] = _perf(df)
     df["mine"] = [bool(focus.is_focus(s, m)) for s, m in zip(df["submitter"], df["accelerator_model"])]
+    open_ = df["division"].astype(str) == "open"
+    df["like"] = (df["submitter"].astype(str) + "/" + df["model"]).where(open_, "")
+    df = _chips(df)
     return df.sort_values(["benchmark", "scenario", "division", "result_id"], kind="stable").reset_index(drop=True)
 
 
@@ -96,7 +128,7 @@ def row_facts(row: pd.Series) -> dict:
     """A result as plain values for the claim's facts (JSON-safe)."""
     out = {}
     for key in ("round", "benchmark", "scenario", "division", "availability", "submitter", "system_id", "system",
-                "accelerator_model", "unit", "measure", "energy_unit", "result_id"):
+                "accelerator_model", "unit", "measure", "energy_unit", "result_id", "model", "host_processor_model"):
         value = row.get(key)
         out[key] = "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
     out["value"] = float(row["value"])
@@ -105,6 +137,8 @@ def row_facts(row: pd.Series) -> dict:
     out["accelerators"] = int(acc) if acc is not None and not pd.isna(acc) else None
     energy = row.get("energy")
     out["energy"] = float(energy) if energy is not None and not pd.isna(energy) else None
+    hosts = pd.to_numeric(row.get("host_processors"), errors="coerce")
+    out["host_processors"] = int(hosts) if not pd.isna(hosts) else None
     return out
 
 

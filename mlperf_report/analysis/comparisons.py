@@ -27,7 +27,7 @@ VENDORS = (
     ("AMD", r"\bamd\b|\bmi\d{3}|radeon|instinct"),
     ("Intel", r"gaudi|habana|intel|xeon"),
     ("Huawei", r"ascend|huawei"),
-    ("NVIDIA", r"nvidia|[abhvl]100|\ba[34]0\b|\bl40|\bl4\b|\bt4\b|h200|b200|gb200|gh200|rtx|geforce|tesla|quadro|dgx"),
+    ("NVIDIA", r"nvidia|[abhvl]100|\ba[34]0\b|\bl40|\bl4\b|\bt4\b|h200|b200|gb200|gh200|b300|rtx|geforce|tesla|quadro|dgx"),
 )
 _VENDOR_PATTERNS = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in VENDORS)
 
@@ -36,6 +36,17 @@ def vendor_of(accelerator_model: object) -> str | None:
     """The vendor of an accelerator model name (None when no pattern knows it)."""
     text = str(accelerator_model or "")
     return next((name for name, pattern in _VENDOR_PATTERNS if pattern.search(text)), None)
+
+
+#: Host processor vendors, recognised in the systems JSON's host processor model name.
+HOST_VENDORS = (("Intel", r"xeon|intel"), ("AMD", r"\bepyc|\bamd\b|ryzen"), ("NVIDIA", r"\bgrace\b|nvidia"))
+_HOST_PATTERNS = tuple((name, re.compile(pattern, re.IGNORECASE)) for name, pattern in HOST_VENDORS)
+
+
+def host_vendor_of(host_processor_model: object) -> str | None:
+    """The vendor of a host processor model name (None when no pattern knows it: "ARM Cortex-A78AE")."""
+    text = str(host_processor_model or "")
+    return next((name for name, pattern in _HOST_PATTERNS if pattern.search(text)), None)
 
 
 def focus_mask(results: pd.DataFrame, focus: Focus) -> pd.Series:

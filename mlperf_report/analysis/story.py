@@ -9,36 +9,57 @@ scored result) and says which rows are the focus's; ``story_inputs`` builds that
 and Inference.
 
 Honesty rules, enforced here rather than in the wording: comparable means same benchmark, scenario and
-division (so closed and open are never compared); a gap under :data:`NOISE` is "on par", never
-"faster"; no predecessor in the data means no generation claim; a leadership claim needs another
-submitter's result in the same group; derived figures (ratios, efficiencies) are marked ``derived``
-so the text carries MLCommons' notice.
+division (so closed and open are never compared), and in the open division the same submitter's same
+model; a gap under :data:`NOISE` is "on par", never "faster"; no predecessor in the data means no
+generation claim, and an older result is the focus's own (or, for a chip vendor, a partner's, said
+so); a debut needs the catalogue's sourced word and no earlier round in the data with the chip; a
+leadership claim needs another submitter's result in the same group; derived figures (ratios,
+efficiencies, shares) are marked ``derived`` so the text carries MLCommons' notice.
+
+What a team would not publish never leads (headline, highlights): a rival ahead of the focus
+("behind"), or a scaling claim under the stated efficiency (:data:`SCALING_EFFICIENCY`, configurable);
+both stay in the body, among the like-for-like results.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import pandas as pd
 
-from mlperf_report.analysis.claims import (ANGLES, COLUMNS, HIGHLIGHTS, NOISE, PER_ANGLE, Claim, Focus, Story,
-                                           prepare)
-from mlperf_report.analysis.story_angles import (competition, ecosystem, energy, generation, leadership,
-                                                 leadership_of_round, price, progress, scaling)
+from mlperf_report.analysis.claims import (ANGLES, COLUMNS, HIGHLIGHTS, NOISE, PER_ANGLE, SCALING_EFFICIENCY, Claim,
+                                           Focus, Story, prepare)
+from mlperf_report.analysis.story_angles import (competition, energy, leadership, leadership_of_round, price,
+                                                 progress, scaling)
+from mlperf_report.analysis.story_chips import debut, generation
+from mlperf_report.analysis.story_ecosystem import ecosystem
 from mlperf_report.core.accelerators import Generations
 
-__all__ = ["ANGLES", "COLUMNS", "NOISE", "Claim", "Focus", "Story", "find_claims", "rank", "tell"]
+__all__ = ["ANGLES", "COLUMNS", "NOISE", "SCALING_EFFICIENCY", "Claim", "Focus", "Story", "find_claims", "leads",
+           "rank", "tell"]
+
 
 def find_claims(frame: pd.DataFrame, focus: Focus, generations: Generations,
-                previous: pd.DataFrame | None = None, prices: Iterable[dict] = ()) -> list[Claim]:
+                previous: pd.DataFrame | None = None, prices: Iterable[dict] = (), *,
+                seen: Mapping[str, Iterable[str]] | None = None) -> list[Claim]:
     """Every claim of every angle that the comparable frame (and the previous round's, and the
-    perf/$ entries where prices are on file) supports."""
+    perf/$ entries where prices are on file) supports. ``seen``: the chips (accelerator and host
+    processor model names) of every other round of the suite present in the data, by round id."""
     df = prepare(frame, focus)
     before = prepare(previous, focus) if previous is not None and len(previous) else None
     if focus.kind == "none":
-        return leadership_of_round(df) + progress(df, before, focus)
-    return (leadership(df) + generation(df, generations, before) + competition(df, focus) + ecosystem(df, focus)
-            + scaling(df) + progress(df, before, focus) + price(prices) + energy(df))
+        return leadership_of_round(df) + progress(df, before, focus, generations)
+    return (debut(df, generations, seen) + leadership(df) + generation(df, generations, before, focus)
+            + competition(df, focus) + ecosystem(df, focus, generations) + scaling(df) + progress(df, before, focus, generations)
+            + price(prices) + energy(df))
+
+
+def leads(claim: Claim, scaling_efficiency: float = SCALING_EFFICIENCY) -> bool:
+    """Whether a claim may lead (headline, highlights): never a rival ahead of the focus, never a
+    scaling claim under ``scaling_efficiency``."""
+    if claim.kind == "behind":
+        return False
+    return not (claim.angle == "scaling" and claim.facts.get("efficiency", 1.0) < scaling_efficiency)
 
 
 def rank(claims: Iterable[Claim], order: Iterable[str] | None = None, skip: Iterable[str] = ()) -> list[Claim]:
@@ -51,11 +72,11 @@ def rank(claims: Iterable[Claim], order: Iterable[str] | None = None, skip: Iter
 
 
 def tell(claims: Iterable[Claim], focus: Focus, *, order: Iterable[str] | None = None, skip: Iterable[str] = (),
-         highlights: int = HIGHLIGHTS) -> Story:
-    """The story: the strongest claim as headline, the next strongest (at most ``PER_ANGLE`` of an
-    angle, and no "behind" claim) as highlights, every other claim in the body."""
+         highlights: int = HIGHLIGHTS, scaling_efficiency: float = SCALING_EFFICIENCY) -> Story:
+    """The story: the strongest claim that may lead (:func:`leads`) as headline, the next strongest (at
+    most ``PER_ANGLE`` of an angle) as highlights, every other claim in the body."""
     ranked = rank(claims, order, skip)
-    lead = [c for c in ranked if c.kind != "behind"]
+    lead = [c for c in ranked if leads(c, scaling_efficiency)]
     headline = lead[0] if lead else None
     chosen: list[Claim] = []
     per_angle: dict[str, int] = {}
@@ -65,7 +86,7 @@ def tell(claims: Iterable[Claim], focus: Focus, *, order: Iterable[str] | None =
             per_angle[claim.angle] = per_angle.get(claim.angle, 0) + 1
     taken = {id(c) for c in chosen} | {id(headline)}
     body = tuple(c for c in ranked if id(c) not in taken)
-    return Story(headline, tuple(chosen), body, focus.kind, focus.name)
+    return Story(headline, tuple(chosen), body, focus.kind, focus.name, scaling_efficiency)
 
 
 def story_focus(focus) -> Focus:

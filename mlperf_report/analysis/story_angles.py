@@ -1,12 +1,12 @@
-"""The story engine's angles: each finds, in a prepared comparable frame (``claims.prepare``), every
-claim of its kind that the data supports, with its strength and the results it rests on.
+"""The story engine's angles that compare results: each finds, in a prepared comparable frame
+(``claims.prepare``), every claim of its kind that the data supports, with its strength and the
+results it rests on.
 
-Leadership (first overall and at an accelerator count), generation over generation (a catalogue
-says which accelerator succeeds which), the nearest competitor at the same count, the partners on a
-chip vendor's accelerator, scaling across one submitter's systems, progress since the round just
-before, performance per dollar and energy. The honesty rules live here: gaps under ``NOISE`` are
-never "ahead", closed and open are never compared (groups are per division), no predecessor in the
-data means no generation claim.
+Leadership (first overall and at an accelerator count), the nearest competitor at the same count,
+scaling across one submitter's systems, progress since the round just before, performance per dollar
+and energy (generations and debuts: ``story_chips``; partners and hosts: ``story_ecosystem``). The
+honesty rules live here: gaps under ``NOISE`` are never "ahead", closed and open are never compared
+and open results only within one submitter's model (groups are ``claims.GROUP``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def leadership(df: pd.DataFrame) -> list[Claim]:
     fastest on 3 of the 7 benchmarks it entered"), and first at an accelerator count."""
     leads: dict[str, list[dict]] = {}
     entered: dict[str, int] = {}
-    for (_, _, division), group in df.groupby(GROUP, sort=True):
+    for (_, _, division, _), group in df.groupby(GROUP, sort=True):
         mine, others = group[group["mine"]], group[~group["mine"]]
         if mine.empty or others.empty:
             continue
@@ -49,7 +49,7 @@ def leadership(df: pd.DataFrame) -> list[Claim]:
 def _leadership_at_count(df: pd.DataFrame) -> list[Claim]:
     leads: dict[int, list[dict]] = {}
     entered: dict[int, int] = {}
-    for (_, _, _, count), group in sized(df).groupby(GROUP + ["accelerators"], sort=True):
+    for (_, _, _, _, count), group in sized(df).groupby(GROUP + ["accelerators"], sort=True):
         mine, others = group[group["mine"]], group[~group["mine"]]
         if mine.empty or others.empty:
             continue
@@ -64,38 +64,6 @@ def _leadership_at_count(df: pd.DataFrame) -> list[Claim]:
         cites = tuple(x for w in won for x in (w["result"]["result_id"], w["runner"]["result_id"]))
         claims.append(Claim("leadership", "first_at_count", 2.5 + 0.5 * len(won) + min(max(w["gap"] for w in won), 1.0) / 2,
                             {"accelerators": count, "leads": won, "of": entered[count]}, cites, derived=True))
-    return claims
-
-
-def generation(df: pd.DataFrame, generations: Generations, previous: pd.DataFrame | None = None) -> list[Claim]:
-    """The focus's newer accelerator against its predecessor at the same accelerator count (this round,
-    or the previous round's tables); one claim per pair of generations, its best benchmark first."""
-    pool = sized(df if previous is None or previous.empty else pd.concat([df, previous.assign(mine=False)]))
-    gens = {m: generations.of(m) for m in pool["accelerator_model"].dropna().unique()}
-    pairs: dict[tuple[str, str], list[dict]] = {}
-    for (_, _, _, count), group in sized(df[df["mine"]]).groupby(GROUP + ["accelerators"], sort=True):
-        for model, mine in group.groupby("accelerator_model", sort=True):
-            new = gens.get(model)
-            old = generations.predecessor(new) if new else None
-            if old is None:
-                continue
-            key = (mine["benchmark"].iloc[0], mine["scenario"].iloc[0], mine["division"].iloc[0])
-            theirs = pool[(pool["benchmark"] == key[0]) & (pool["scenario"] == key[1]) & (pool["division"] == key[2])
-                          & (pool["accelerators"] == count)
-                          & pool["accelerator_model"].map(lambda m: gens.get(m) == old)]
-            if theirs.empty:
-                continue
-            top, before = best_row(mine), best_row(theirs)
-            ratio = top["perf"] / before["perf"]
-            if ratio >= 1 + NOISE:
-                pairs.setdefault((new.name, old.name), []).append(
-                    {"result": row_facts(top), "predecessor": row_facts(before), "ratio": ratio, "accelerators": int(count)})
-    claims = []
-    for (new, old), found in sorted(pairs.items()):
-        found.sort(key=lambda f: (-f["ratio"], f["result"]["result_id"]))
-        cites = tuple(x for f in found for x in (f["result"]["result_id"], f["predecessor"]["result_id"]))
-        claims.append(Claim("generation", "over_predecessor", 5.0 + min(math.log2(found[0]["ratio"]), 2.0),
-                            {"new": new, "old": old, "best": found[0], "others": found[1:]}, cites, derived=True))
     return claims
 
 
@@ -132,49 +100,6 @@ def competition(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     return claims
 
 
-def ecosystem(df: pd.DataFrame, focus: Focus) -> list[Claim]:
-    """The partners who submitted on the focus's accelerators, and how close they come to its own."""
-    if focus.kind == "accelerator":
-        on_it = df[df["mine"]]
-        own_name = next((s for s in on_it["submitter"].unique()
-                         if (vendor_of(on_it["accelerator_model"].iloc[0]) or "").lower() == str(s).lower()), None)
-    elif focus.kind == "submitter":
-        vendors = {vendor_of(m) for m in df.loc[df["mine"], "accelerator_model"]}
-        own = next((v for v in sorted(v for v in vendors if v) if v.lower() == focus.name.lower()), None)
-        if own is None:
-            return []
-        on_it = df[df["accelerator_model"].map(vendor_of) == own]
-        own_name = next((s for s in on_it["submitter"].unique() if str(s).lower() == own.lower()), None)
-    else:
-        return []
-    partners = on_it[on_it["submitter"] != own_name] if own_name else on_it
-    if partners["submitter"].nunique() < (1 if own_name else 2):
-        return []
-    counts = partners.groupby("submitter").size().sort_values(ascending=False, kind="stable")
-    names = sorted(counts.index, key=lambda s: (-counts[s], str(s).lower()))
-    facts: dict = {"partners": [str(s) for s in names], "results": int(len(partners)), "own": own_name,
-                   "closest": _closest_partner(on_it, own_name) if own_name else None}
-    cites = tuple(partners["result_id"].head(12))
-    # an accelerator's story is its partners' story: it leads; for a chip vendor it is one claim of several
-    base = 5.5 if focus.kind == "accelerator" else 1.5
-    return [Claim("ecosystem", "partners", base + min(0.15 * len(names), 1.5), facts, cites,
-                  derived=facts["closest"] is not None)]
-
-
-def _closest_partner(on_it: pd.DataFrame, own_name: str) -> dict | None:
-    """The partner result closest to the vendor's own at the same count (same benchmark and division)."""
-    best = None
-    for _, group in sized(on_it).groupby(GROUP + ["accelerators"], sort=True):
-        own, partners = group[group["submitter"] == own_name], group[group["submitter"] != own_name]
-        if own.empty or partners.empty:
-            continue
-        top, partner = best_row(own), best_row(partners)
-        ratio = partner["perf"] / top["perf"]
-        if best is None or abs(1 - ratio) < abs(1 - best["ratio"]):
-            best = {"own": row_facts(top), "partner": row_facts(partner), "ratio": ratio}
-    return best
-
-
 def scaling(df: pd.DataFrame) -> list[Claim]:
     """From the focus's smallest to its largest system of one accelerator on one benchmark (one
     submitter's systems): the gain and the derived efficiency (gain ÷ growth in accelerators).
@@ -200,7 +125,7 @@ def scaling(df: pd.DataFrame) -> list[Claim]:
     return claims
 
 
-def progress(df: pd.DataFrame, previous: pd.DataFrame | None, focus: Focus) -> list[Claim]:
+def progress(df: pd.DataFrame, previous: pd.DataFrame | None, focus: Focus, generations: Generations) -> list[Claim]:
     """The focus's best against its own best of the previous round (the same hardware when it can:
     software gains), and what it entered for the first time. With no focus: the round's best results."""
     if previous is None or previous.empty:
@@ -212,17 +137,17 @@ def progress(df: pd.DataFrame, previous: pd.DataFrame | None, focus: Focus) -> l
     claims = []
     for key, group in now[now["mine"]].groupby(GROUP, sort=True):
         then = before[before["mine"] & (before["benchmark"] == key[0]) & (before["scenario"] == key[1])
-                      & (before["division"] == key[2])]
+                      & (before["division"] == key[2]) & (before["like"] == key[3])]
         if then.empty:
             continue
         claims.extend(_gain(group, then, same_hardware=focus.kind != "none"))
-    claims.extend(_first_entries(now[now["mine"]], before[before["mine"]], focus, str(previous["round"].iloc[0])))
+    claims.extend(_first_entries(now[now["mine"]], before[before["mine"]], focus, str(previous["round"].iloc[0]),
+                                 generations))
     return claims
 
 
 def _gain(group: pd.DataFrame, then: pd.DataFrame, same_hardware: bool = True) -> list[Claim]:
-    same = group.merge(then[["accelerator_model", "accelerators", "perf", "result_id"]],
-                       on=["accelerator_model", "accelerators"], suffixes=("", "_before"))
+    same = group.merge(then[["chip", "chips", "perf", "result_id"]], on=["chip", "chips"], suffixes=("", "_before"))
     if same_hardware and len(same):
         same = same.assign(ratio=same["perf"] / same["perf_before"])
         pick = same.sort_values(["ratio", "result_id"], ascending=[False, True], kind="stable").iloc[0]
@@ -240,7 +165,19 @@ def _gain(group: pd.DataFrame, then: pd.DataFrame, same_hardware: bool = True) -
                   derived=True)]
 
 
-def _first_entries(now: pd.DataFrame, before: pd.DataFrame, focus: Focus, previous: str) -> list[Claim]:
+def _new_chips(now: pd.DataFrame, before: pd.DataFrame, generations: Generations) -> list[str]:
+    """The focus's chips whose generation it had no result on in the previous round. Only chips the
+    catalogue knows, and only when it knows every chip of the previous round too: a chip the tables
+    spell differently from one round to the next ("TPU" in v1.0, "TPU-v4" in v1.1) is never new."""
+    old = [generations.of(m) for m in set(before["chip"]) if m]
+    if any(g is None for g in old):
+        return []
+    known = {g.name for g in old}
+    return sorted({m for m in set(now["chip"]) if m and generations.of(m) and generations.of(m).name not in known})
+
+
+def _first_entries(now: pd.DataFrame, before: pd.DataFrame, focus: Focus, previous: str,
+                   generations: Generations) -> list[Claim]:
     new = sorted(set(now["benchmark"]) - set(before["benchmark"]))
     if focus.kind == "none":
         return [Claim("progress", "new_benchmarks", 1.0, {"benchmarks": new, "previous": previous})] if new else []
@@ -249,7 +186,7 @@ def _first_entries(now: pd.DataFrame, before: pd.DataFrame, focus: Focus, previo
     claims = []
     if new:
         claims.append(Claim("progress", "new_benchmarks", 1.0, {"benchmarks": new, "previous": previous}))
-    chips = sorted(set(now["accelerator_model"].dropna()) - set(before["accelerator_model"].dropna()))
+    chips = _new_chips(now, before, generations)
     if chips:
         claims.append(Claim("progress", "new_accelerators", 1.0, {"accelerators": chips, "previous": previous}))
     return claims

@@ -39,10 +39,13 @@ STORY_ANGLES = ("leadership", "generation", "competition", "ecosystem", "scaling
 @dataclass(frozen=True)
 class StorySettings:
     """``story:`` in report.yaml: ``order`` ranks the named angles first, in that order (the rest by
-    strength after them); ``skip`` leaves angles out of the story (not ``off``: YAML reads that as false)."""
+    strength after them); ``skip`` leaves angles out of the story (not ``off``: YAML reads that as false);
+    ``scaling_efficiency``: a scaling claim leads (headline, highlights) only from this efficiency on
+    (speed-up ÷ growth in accelerators; below it, it stays in the body)."""
 
     order: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
+    scaling_efficiency: float = 0.70
 
 
 @dataclass(frozen=True)
@@ -253,16 +256,21 @@ def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:
 
 
 def _story(value: Any, where: str) -> StorySettings:
-    """``story: {order: [angle, ...], skip: [angle, ...]}``, every name one of STORY_ANGLES."""
-    if not isinstance(value, dict) or set(value) - {"order", "skip"}:
-        raise InputError(f"{where}: story must be a mapping with 'order' and/or 'skip' (lists of angles), got {value!r}")
+    """``story: {order: [angle, ...], skip: [angle, ...], scaling_efficiency: 0.70}``, every name one of
+    STORY_ANGLES, the efficiency a number from 0 to 1."""
+    if not isinstance(value, dict) or set(value) - {"order", "skip", "scaling_efficiency"}:
+        raise InputError(f"{where}: story must be a mapping with 'order' and/or 'skip' (lists of angles) and "
+                         f"'scaling_efficiency', got {value!r}")
     lists = {}
     for key in ("order", "skip"):
         names = value.get(key) or []
         if not isinstance(names, list) or any(n not in STORY_ANGLES for n in names):
             raise InputError(f"{where}: story.{key} must be a list of angles from {', '.join(STORY_ANGLES)}, got {names!r}")
         lists[key] = tuple(dict.fromkeys(names))
-    return StorySettings(**lists)
+    efficiency = value.get("scaling_efficiency", StorySettings.scaling_efficiency)
+    if isinstance(efficiency, bool) or not isinstance(efficiency, (int, float)) or not 0 <= efficiency <= 1:
+        raise InputError(f"{where}: story.scaling_efficiency must be a number from 0 to 1 (0.70 = 70 %), got {efficiency!r}")
+    return StorySettings(**lists, scaling_efficiency=float(efficiency))
 
 
 def _string(raw: dict, key: str, default: str, where: str) -> str:

@@ -1,8 +1,9 @@
 """The story engine's claims as sentences, in every language, from the gettext catalogue.
 
 ``analysis.story`` finds and ranks the claims (summary.json's ``story``: raw numbers, result IDs);
-this module only words them: each angle and kind has one catalogue message per language, numbers are
-formatted here (minutes, values in their unit, ratios, gaps), never typed into a message. A suite
+this module only words them: each angle and kind has one catalogue message per language, numbers and
+names come from ``story_words``, never typed into a message. A compared system is named by its maker
+and chips, the focus's by its printed name; the results' folder names are in the footnotes. A suite
 supplies how its benchmarks and scenarios are named.
 """
 
@@ -11,14 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from mlperf_report.analysis import names
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
+from mlperf_report.narrative.story_words import (FACTOR_FROM, LIST_ITEMS, accelerators_text, after_owner,  # noqa: F401
+                                                 chip_text, chips_of, energy_text, entered_text, factor_text, gap_text, joined, lead,
+                                                 money_text, named_of_text, own_system_text, plain_ratio, ratio_text,
+                                                 rival_text, value_text)
 
-#: A latency's table unit -> the unit after a number in a sentence.
-_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s", "Watts": "W", "millijoules": "mJ"}
-#: At most this many names in a list; the rest are counted ("… and 4 more").
-LIST_ITEMS = 6
+_joined = joined  # the name tests and older callers use
 _NOISE_TEXT = "2%"
 _CATEGORIES = ("available", "preview", "research")
 
@@ -31,76 +34,12 @@ class Names:
     scenario: Callable[[str, str], str]
 
 
-def _joined(items: list[str], lang: str) -> str:
-    if not items:
-        return ""
-    shown, more = items[:LIST_ITEMS], len(items) - LIST_ITEMS
-    if lang.startswith("zh"):
-        text = "、".join(shown)
-    else:
-        text = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + (" and " if more <= 0 else ", ") + shown[-1]
-    return label("story.list_more", lang, items=text, more=more) if more > 0 else text
-
-
-def value_text(row: dict, lang: str) -> str:
-    """A result's primary value as a sentence writes it: ``20.8 minutes``, ``556,234 Samples/s``, ``0.212 ms``."""
-    if row["unit"] == "minutes":
-        return label("story.minutes", lang, value=formatting.minutes(row["value"]))
-    places = formatting.places_for([row["value"]], 1 if row["higher_is_better"] else 3)
-    return f"{formatting.fixed(row['value'], places, lang)} {_UNITS.get(row['unit'], row['unit'])}"
-
-
-def energy_text(row: dict, lang: str) -> str:
-    """An energy or power result: megajoules to train, watts, or millijoules per query."""
-    if row["energy_unit"] == "J":
-        return f"{formatting.fixed(row['energy'] / 1e6, formatting.places_for([row['energy'] / 1e6], 1), lang)} MJ"
-    places = formatting.places_for([row["energy"]], 1)
-    return f"{formatting.fixed(row['energy'], places, lang)} {_UNITS.get(row['energy_unit'], row['energy_unit'])}"
-
-
-def ratio_text(value: float) -> str:
-    """``1.55`` -> ``1.6×`` as the house writes ratios; under 1.1× two decimals (``1.08×``: one decimal
-    would round a real 8 % gain to 1.1×); a whole multiple as ``6×``."""
-    if abs(value - round(value)) < 1e-9 and value >= 2:
-        return formatting.ratio(value, places=0)
-    return formatting.ratio(value, places=2 if value < 1.1 else 1)
-
-
-def gap_text(value: float) -> str:
-    """A relative gap as a percentage: one decimal under 10 %."""
-    return formatting.percent(abs(value), places=1 if abs(value) < 0.1 else 0)
-
-
-#: From this gap on, a lead reads as a factor of the two results ("by a factor of 2.1"), not as a
-#: percentage: "198,209 % ahead" is true and unreadable.
-FACTOR_FROM = 1.0
-
-
-def factor_text(gap: float) -> str:
-    """A lead as the factor between the two results: 1.1 -> ``2.1``, 1982.09 -> ``1,983``."""
-    value = 1 + abs(gap)
-    return formatting.fixed(value, 1 if value < 10 else 0)
-
-
-def lead(key: str, gap: float) -> tuple[str, dict]:
-    """The message and its field for a lead of ``gap``: ``key`` with ``gap`` as a percentage, or, from
-    :data:`FACTOR_FROM` on, ``key``'s ``_factor`` sentence with the factor."""
-    if abs(gap) >= FACTOR_FROM:
-        return f"{key}_factor", {"factor": factor_text(gap)}
-    return key, {"gap": gap_text(gap)}
-
-
-def accelerators_text(count: int | None, lang: str) -> str:
-    """``1 accelerator``, ``3,072 accelerators`` (each language's plural form)."""
-    return counted("story.with_accelerators", lang, int(count), n=formatting.count(count)) if count else ""
-
-
 class _Writer:
     """Words for one story in one language."""
 
-    def __init__(self, story: dict, lang: str, names: Names, round_id: str) -> None:
-        self.lang, self.names, self.round_id = lang, names, round_id
-        self.kind, self.name = story.get("focus_kind"), story.get("focus_name") or ""
+    def __init__(self, story: dict, lang: str, names_: Names, round_id: str) -> None:
+        self.lang, self.names, self.round_id = lang, names_, round_id
+        self.kind, self.name = story.get("focus_kind"), names.maker(story.get("focus_name") or "")
         self.subject = label("story.systems_on", lang, name=self.name) if self.kind == "accelerator" else self.name
 
     def bench(self, row: dict) -> str:
@@ -110,13 +49,33 @@ class _Writer:
                          scenario=self.names.scenario(row["scenario"], self.lang))
         return label("story.open_division", self.lang, benchmark=text) if row.get("division") == "open" else text
 
-    def system(self, row: dict) -> str:
-        """A system's name, with its availability when it is not available yet (MLCommons' category)."""
+    def availability(self, row: dict) -> str:
+        """MLCommons' category of a result that is not available yet ("preview"), else nothing."""
         availability = row.get("availability") or "available"
         if availability == "available":
-            return row["system"]
-        category = label(f"inference.availability.{availability}", self.lang) if availability in _CATEGORIES else availability
-        return label("story.not_available", self.lang, system=row["system"], availability=category)
+            return ""
+        return label(f"inference.availability.{availability}", self.lang) if availability in _CATEGORIES else availability
+
+    def system(self, row: dict) -> str:
+        """The focus's own system, with its availability when it is not available yet."""
+        return own_system_text(row, self.lang, self.availability(row))
+
+    def rival(self, row: dict) -> str:
+        return rival_text(row, self.lang)
+
+    def chip(self, row: dict, *, availability: bool = True, owner: str = "") -> str:
+        """A result's chip by name (its host processor for a CPU-only result), after ``owner``'s name
+        without its vendor said twice, with its availability when it is not available yet."""
+        chip = after_owner(chips_of(row)[0], owner)
+        category = self.availability(row) if availability else ""
+        return label("story.not_available", self.lang, system=chip, availability=category) if category else chip
+
+    def in_round(self, row: dict) -> str:
+        """A result's value, with its round when it is not this round's."""
+        value = value_text(row, self.lang)
+        if row.get("round") and row["round"] != self.round_id:
+            return label("story.in_round", self.lang, value=value, round=parse_round_id(row["round"]).title)
+        return value
 
     def previous(self, row: dict) -> str:
         return parse_round_id(row["round"]).title if row.get("round") else ""
@@ -127,42 +86,76 @@ class _Writer:
     def _leadership(self, kind: str, f: dict) -> str:
         lang = self.lang
         if kind == "round_best":
-            items = [label("story.leadership.round_item", lang, benchmark=self.bench(b), system=self.system(b),
-                           submitter=b["submitter"], value=value_text(b, lang)) for b in f["bests"]]
+            items = [label("story.leadership.round_item", lang, benchmark=self.bench(b),
+                           system=named_of_text(b, lang, self.availability(b)), value=value_text(b, lang))
+                     for b in f["bests"]]
             holder, count = f["holders"][0]
-            return label("story.leadership.round_best", lang, items=_joined(items, lang),
-                         holders=label("story.leadership.holders", lang, submitter=holder, count=count))
+            return label("story.leadership.round_best", lang, items=joined(items, lang),
+                         holders=label("story.leadership.holders", lang, submitter=names.maker(holder), count=count))
         items = [self._lead_item(kind, w) for w in f["leads"]]
+        pairs = bool(f["leads"][0]["result"].get("scenario"))
+        entered = entered_text(f["of"], pairs, lang)
         if kind == "first_at_count":  # "1 of the 1 benchmarks it entered" reads as a slip: say "the one"
-            key = "story.leadership.at_count_only" if f["of"] == 1 else "story.leadership.at_count"
-            return label(key, lang, accelerators=accelerators_text(f["accelerators"], lang),
-                         subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
+            key = ("story.leadership.at_count_only" if f["of"] == 1 else
+                   "story.leadership.at_count_all" if len(f["leads"]) == f["of"] else "story.leadership.at_count")
+            return label(key, lang, accelerators=accelerators_text(f["accelerators"], lang), subject=self.subject,
+                         count=len(f["leads"]), entered=entered, items=joined(items, lang),
+                         test=label("story.test.pair" if pairs else "story.test.benchmark", lang))
         if len(f["leads"]) == 1:
             w = f["leads"][0]
             key, gap = lead("story.leadership.one", w["gap"])
             return label(key, lang, subject=self.subject, benchmark=self.bench(w["result"]),
                          system=self.system(w["result"]), value=value_text(w["result"], lang), **gap,
-                         runner=self.system(w["runner"]), runner_submitter=w["runner"]["submitter"],
-                         runner_value=value_text(w["runner"], lang))
+                         runner=self.rival(w["runner"]), runner_value=value_text(w["runner"], lang))
         key = "story.leadership.many_open" if f.get("division") == "open" else "story.leadership.many"
-        return label(key, lang, subject=self.subject, count=len(f["leads"]), of=f["of"], items=_joined(items, lang))
+        key += "_all" if len(f["leads"]) == f["of"] else ""
+        return label(key, lang, subject=self.subject, count=len(f["leads"]), entered=entered, items=joined(items, lang))
 
     def _lead_item(self, kind: str, w: dict) -> str:
-        """One benchmark of a leadership list; with its lead when the lead is at one size."""
-        key, gap = (lead("story.leadership.item", w["gap"]) if kind == "first_at_count"
-                    else ("story.leadership.item_plain", {}))
-        return label(key, self.lang, benchmark=self.bench(w["result"]), value=value_text(w["result"], self.lang), **gap)
+        """One benchmark of a leadership list: with its lead when the lead is at one size, else with
+        the size of the leading system ("Llama 3.1 405B (10.0 minutes on 5,120 accelerators)")."""
+        row = w["result"]
+        if kind == "first_at_count":
+            key, gap = lead("story.leadership.item", w["gap"])
+            return label(key, self.lang, benchmark=self.bench(row), value=value_text(row, self.lang), **gap)
+        chip, count, unit = chips_of(row)
+        key = "story.leadership.item_sized" if count else "story.leadership.item_plain"
+        return label(key, self.lang, benchmark=self.bench(row), value=value_text(row, self.lang),
+                     accelerators=accelerators_text(count, self.lang, unit))
 
     def _generation(self, kind: str, f: dict) -> str:
+        if kind == "debut":
+            return self._debut(f)
         best, lang = f["best"], self.lang
-        newer = dict(best["result"], system=f["new"])  # the generation named, with its result's availability
-        text = label(f"story.generation.{best['result']['measure']}", lang, new=self.system(newer), old=f["old"],
-                     accelerators=accelerators_text(best["accelerators"], lang), benchmark=self.bench(best["result"]),
-                     ratio=ratio_text(best["ratio"]), new_value=value_text(best["result"], lang),
-                     old_value=value_text(best["predecessor"], lang))
+        mine, old = best["result"], best["predecessor"]
+        by = best.get("by") or "own"
+        key = f"story.generation.{mine['measure']}" + ("_partner" if by == "partner" else "")
+        owner = names.maker(mine["submitter"])
+        text = label(key, lang, owner=owner, new=self.chip(mine, owner=owner),
+                     old=self.chip(old, availability=False, owner=owner), partner=names.maker(old["submitter"]),
+                     accelerators=accelerators_text(best["accelerators"], lang, best.get("unit") or "accelerator"),
+                     benchmark=self.bench(mine), ratio=ratio_text(best["ratio"]), new_value=value_text(mine, lang),
+                     old_value=self.in_round(old))
         if f["others"]:
-            text += counted("story.generation.others", lang, len(f["others"]), old=f["old"], n=len(f["others"]))
+            key = "story.count.more_pairs" if mine.get("scenario") else "story.count.more_benchmarks"
+            text += label("story.generation.others", lang, old=self.chip(old, availability=False, owner=owner),
+                          more=counted(key, lang, len(f["others"])))
         return text
+
+    def _debut(self, f: dict) -> str:
+        lang, largest = self.lang, f["largest"]
+        chips = joined(sorted({chip_text(m) for m in f["chips"]}), lang)
+        category = self.availability({"availability": f.get("availability") or "available"})
+        chips = label("story.not_available", lang, system=chips, availability=category) if category else chips
+        items = [self.names.benchmark(b, f["round"], lang) for b in f["benchmarks"]]
+        where = label("story.in_open_division", lang) if f["divisions"] == ["open"] else ""
+        subject = self.subject if self.kind == "submitter" else joined([names.maker(s) for s in f["submitters"]], lang)
+        return counted("story.generation.debut", lang, len({chip_text(m) for m in f["chips"]}), chips=chips,
+                       suite=parse_round_id(f["round"]).suite.capitalize(), subject=subject,
+                       results=counted("story.count.results", lang, f["results"]), benchmarks=joined(items, lang),
+                       division=where, largest_benchmark=self.bench(largest), value=value_text(largest, lang),
+                       scale=label("story.scale.only" if f.get("one_size") else "story.scale.up_to", lang,
+                                   largest=accelerators_text(f["largest_chips"], lang, f.get("unit") or "accelerator")))
 
     def _competition(self, kind: str, f: dict) -> str:
         mine, rival = f["result"], f["rival"]
@@ -170,57 +163,69 @@ class _Writer:
         key, lead_field = lead(f"story.competition.{kind}", gap)  # on par: a gap under NOISE
         return label(key, self.lang, benchmark=self.bench(mine),
                      accelerators=accelerators_text(mine["accelerators"], self.lang), system=self.system(mine),
-                     rival=self.system(rival), rival_submitter=rival["submitter"], **lead_field,
-                     noise=_NOISE_TEXT, value=value_text(mine, self.lang), rival_value=value_text(rival, self.lang))
+                     rival=self.rival(rival), **lead_field, noise=_NOISE_TEXT, value=value_text(mine, self.lang),
+                     rival_value=value_text(rival, self.lang))
 
     def _ecosystem(self, kind: str, f: dict) -> str:
         lang = self.lang
+        if kind == "host_share":
+            key = "story.ecosystem.host_share_most" if f["most"] else "story.ecosystem.host_share"
+            return label(key, lang, vendor=" ".join(filter(None, (names.maker(f["vendor"]), f.get("brand")))), systems=formatting.count(f["systems"]),
+                         of=formatting.count(f["of"]), share=formatting.percent(f["share"]),
+                         submitters=counted("story.count.submitters", lang, f["submitters"]))
         count = len(f["partners"])
         fields = {"partners": counted("story.count.partners", lang, count),
                   "submitters": counted("story.count.submitters", lang, count),
-                  "results": counted("story.count.results", lang, f["results"]), "names": _joined(f["partners"], lang)}
+                  "results": counted("story.count.results", lang, f["results"]),
+                  "names": joined([names.maker(p) for p in f["partners"]], lang)}
+        own = names.maker(f["own"] or "")
         if self.kind == "accelerator":
             key = "story.ecosystem.on_accelerator" if f["own"] else "story.ecosystem.on_accelerator_alone"
-            text = label(key, lang, own=f["own"] or "", name=self.name, **fields)
+            text = label(key, lang, own=own, name=self.name, **fields)
         else:
-            text = label("story.ecosystem.partners", lang, vendor=f["own"] or self.subject, **fields)
+            text = label("story.ecosystem.partners", lang, vendor=own or self.subject,
+                         kind=label(f"story.kind.{f.get('kind') or 'accelerator'}", lang), **fields)
         close = f.get("closest")
         if close:
             key = ("story.ecosystem.matched" if abs(1 - close["ratio"]) < 0.0005 else
                    "story.ecosystem.ahead" if close["ratio"] > 1 else "story.ecosystem.closest")
-            text += label(key, lang, gap=gap_text(1 - close["ratio"]), own=f["own"], partner=close["partner"]["submitter"],
-                          partner_system=self.system(close["partner"]), benchmark=self.bench(close["own"]),
-                          accelerators=accelerators_text(close["own"]["accelerators"], lang),
+            text += label(key, lang, gap=gap_text(1 - close["ratio"]), own=own, partner_system=self.rival(close["partner"]),
+                          benchmark=self.bench(close["own"]),
+                          accelerators=accelerators_text(chips_of(close["own"])[1], lang, chips_of(close["own"])[2]),
                           partner_value=value_text(close["partner"], lang), own_value=value_text(close["own"], lang))
         return text
 
     def _scaling(self, kind: str, f: dict) -> str:
         small, large, lang = f["small"], f["large"], self.lang
         key = "story.scaling.time" if small["measure"] == "time" else "story.scaling.throughput"
-        owner = small["submitter"] if self.kind != "submitter" else self.subject  # whose systems these are
+        owner = names.maker(small["submitter"]) if self.kind != "submitter" else self.subject  # whose systems these are
         return label(key, lang, benchmark=self.bench(small), subject=owner,
-                     accelerator=small["accelerator_model"], small=accelerators_text(small["accelerators"], lang),
+                     accelerator=after_owner(chip_text(small["accelerator_model"]), owner),
+                     small=accelerators_text(small["accelerators"], lang),
                      large=accelerators_text(large["accelerators"], lang), small_value=value_text(small, lang),
                      large_value=value_text(large, lang), gain=ratio_text(f["gain"]), growth=ratio_text(f["growth"]),
-                     efficiency=formatting.percent(f["efficiency"]))
+                     efficiency=formatting.percent(f["efficiency"]), gain_number=plain_ratio(f["gain"]),
+                     growth_number=plain_ratio(f["growth"]))
 
     def _progress(self, kind: str, f: dict) -> str:
         lang = self.lang
         if kind in ("same_hardware", "best"):
             now, before = f["result"], f["before"]
-            return label(f"story.progress.{kind}", lang, subject=self.subject or now["submitter"], benchmark=self.bench(now),
-                         accelerators=formatting.count(now["accelerators"]) if now["accelerators"] else "",
-                         accelerator=now["accelerator_model"], before_value=value_text(before, lang),
+            return label(f"story.progress.{kind}", lang, subject=self.subject or names.maker(now["submitter"]),
+                         benchmark=self.bench(now), accelerators=formatting.count(now["accelerators"]) if now["accelerators"] else "",
+                         accelerator=chip_text(now["accelerator_model"]), before_value=value_text(before, lang),
                          value=value_text(now, lang), previous=self.previous(before), ratio=ratio_text(f["ratio"]))
         previous = parse_round_id(f["previous"]).title
         if kind == "new_accelerators":
-            return label("story.progress.new_accelerators", lang, previous=previous, items=_joined(f["accelerators"], lang))
+            return label("story.progress.new_accelerators", lang, previous=previous,
+                         items=joined(sorted({chip_text(m) for m in f["accelerators"]}), lang))
         items = [self.names.benchmark(b, self.round_id, lang) for b in f["benchmarks"]]
-        return label(f"story.progress.{kind}", lang, subject=self.subject, previous=previous, items=_joined(items, lang))
+        return label(f"story.progress.{kind}", lang, subject=self.subject, previous=previous, items=joined(items, lang))
 
     def _price(self, kind: str, f: dict) -> str:
         mine, base, lang = f["system"], f["baseline"], self.lang
-        return label(f"story.price.{kind}", lang, system=self.system(mine), baseline=self.system(base),
+        return label(f"story.price.{kind}", lang, system=self.system(mine),
+                     baseline=label("story.the_system", lang, name=base["system"]),
                      benchmark=self.bench(mine), ratio=ratio_text(f["ratio"]), value=value_text(mine, lang),
                      baseline_value=value_text(base, lang), price=money_text(f["price"], lang),
                      baseline_price=money_text(f["baseline_price"], lang))
@@ -228,39 +233,48 @@ class _Writer:
     def _energy(self, kind: str, f: dict) -> str:
         items = [label("story.energy.item", self.lang, benchmark=self.bench(r), system=self.system(r),
                        value=energy_text(r, self.lang)) for r in f["results"]]
-        return label("story.energy.measured", self.lang, count=len(items), items=_joined(items, self.lang))
-
-
-def money_text(price: dict, lang: str) -> str:
-    return formatting.money(price["amount"], price["currency"], lang)
+        return label("story.energy.measured", self.lang, count=len(items), items=joined(items, self.lang))
 
 
 def _source(price: dict, lang: str) -> str:
     return (price.get("source_by_lang") or {}).get(lang) or price.get("source") or ""
 
 
-def note_text(claim: dict, lang: str, cited: Callable[[str], str]) -> str:
-    """The footnote of a claim: the results it rests on, MLCommons' notice where it derives a figure,
-    and every price with its source."""
-    items = _joined([cited(c) for c in claim.get("cites", ())], lang)
-    text = label("story.note" if claim.get("derived") else "story.note_plain", lang, items=items)
+def _extra_note(claim: dict, lang: str, efficiency: float | None) -> str:
+    """What a claim's footnote adds to its citations: each price with its source, a debut's source,
+    how a scaling efficiency is computed and from which efficiency one may lead."""
+    f = claim["facts"]
     if claim["angle"] == "price":
-        f = claim["facts"]
         dated = lambda p: label("story.as_of", lang, date=formatting.date(p["date"], lang)) if p.get("date") else ""  # noqa: E731
-        text += " " + label("story.note_price", lang, system=f["system"]["system"], baseline=f["baseline"]["system"],
-                            price=money_text(f["price"], lang), source=_source(f["price"], lang), date=dated(f["price"]),
-                            baseline_price=money_text(f["baseline_price"], lang),
-                            baseline_source=_source(f["baseline_price"], lang), baseline_date=dated(f["baseline_price"]))
-    return text
+        return " " + label("story.note_price", lang, system=f["system"]["system"], baseline=f["baseline"]["system"],
+                           price=money_text(f["price"], lang), source=_source(f["price"], lang), date=dated(f["price"]),
+                           baseline_price=money_text(f["baseline_price"], lang),
+                           baseline_source=_source(f["baseline_price"], lang), baseline_date=dated(f["baseline_price"]))
+    if claim["kind"] == "debut":
+        return " " + label("story.note_debut", lang, source=f["source"])
+    if claim["angle"] == "scaling":
+        threshold = formatting.percent(efficiency if efficiency is not None else 0.7)
+        return " " + label("story.note_scaling", lang, threshold=threshold)
+    return ""
 
 
-def render(story: dict | None, lang: str, names: Names, round_id: str) -> dict:
+def note_text(claim: dict, lang: str, cited: Callable[[str], str], *, scaling_efficiency: float | None = None) -> str:
+    """The footnote of a claim: the results it rests on, MLCommons' notice where it derives a figure,
+    and what it needs besides (each price's source, a debut's source, how efficiency is computed)."""
+    items = joined([cited(c) for c in claim.get("cites", ())], lang)
+    text = label("story.note" if claim.get("derived") else "story.note_plain", lang, items=items)
+    return text + _extra_note(claim, lang, scaling_efficiency if scaling_efficiency is not None
+                              else claim.get("scaling_efficiency"))
+
+
+def render(story: dict | None, lang: str, names_: Names, round_id: str) -> dict:
     """``{"headline": claim, "highlights": [claim], "body": [{"angle", "title", "claims"}]}`` with each
     claim's ``text`` added; empty when the figures hold no story."""
     if not story or not story.get("headline"):
         return {"headline": None, "highlights": [], "body": []}
-    writer = _Writer(story, lang, names, round_id)
-    worded = lambda c: {**c, "text": writer.sentence(c)}  # noqa: E731
+    writer = _Writer(story, lang, names_, round_id)
+    efficiency = story.get("scaling_efficiency")
+    worded = lambda c: {**c, "text": writer.sentence(c), "scaling_efficiency": efficiency}  # noqa: E731
     body: dict[str, list] = {}
     for claim in story.get("body", []):
         body.setdefault(claim["angle"], []).append(worded(claim))

@@ -109,3 +109,12 @@ def test_story_angles_are_ordered_or_skipped_by_name():
         parse_config({"story": {"order": ["headline"]}})
     with pytest.raises(InputError, match="story must be a mapping with 'order' and/or 'skip'"):
         parse_config({"story": {"off": ["price"]}})
+
+
+def test_the_story_s_scaling_efficiency_threshold_is_a_number_from_0_to_1():
+    """A scaling claim leads only from this efficiency on (issue 36: 70 % by default, in report.yaml)."""
+    assert load_config().story.scaling_efficiency == 0.70 and parse_config({}).story.scaling_efficiency == 0.70
+    assert parse_config({"story": {"scaling_efficiency": 0.5}}).story.scaling_efficiency == 0.5
+    for wrong in (1.5, -0.1, "70%", True):
+        with pytest.raises(InputError, match=r"story.scaling_efficiency must be a number from 0 to 1"):
+            parse_config({"story": {"scaling_efficiency": wrong}})

@@ -68,24 +68,36 @@ def _categories(figures: Mapping[str, dict], lang: str) -> str:
     return ", ".join(label(f"inference.category.{c}", lang) for c in found)
 
 
+def _facts(summary: dict, lang: str) -> dict:
+    """The focus's counts and categories as the headline and the counts sentence print them: benchmarks
+    and benchmark-scenario pairs, never one word for both."""
+    return {"results": counted("inference.count.valid_results", lang, summary["focus_results"]),
+            "models": counted("inference.count.benchmarks", lang, len(summary["focus_benchmarks"])),
+            "pairs": counted("story.count.pairs", lang, summary.get("focus_pairs", len(summary["focus_benchmarks"]))),
+            "divisions": ", ".join(label(f"division.{d}.in_text", lang) for d in summary["focus_divisions"]),
+            "categories": ", ".join(label(f"inference.category.{c}", lang) for c in summary["focus_categories"]),
+            "availability": ", ".join(label(f"inference.availability.{a}", lang)
+                                      for a in summary["focus_availability"] if a)}
+
+
 def _headline(summary: dict | None, focus: str | None, round_title: str, lang: str,
-              intro_key: str = "inference.narr.intro") -> tuple[str, str]:
+              accelerator: bool = False) -> tuple[str, str, str]:
+    """The counts heading and its intro (a report with no story leads with them), and the counts
+    sentence that follows a story's highlights (the story's headline leads instead)."""
     if not summary:
-        return "", ""
+        return "", "", ""
     if not focus:
         return label("inference.narr.headline_nofocus", lang, round_title=round_title,
                      results=counted("inference.count.valid_results", lang, summary["results"]),
-                     submitters=counted("inference.count.submitters", lang, summary["submitters"])), ""
+                     submitters=counted("inference.count.submitters", lang, summary["submitters"])), "", ""
     if not summary["focus_results"]:
-        return label("inference.narr.absent", lang, focus=focus, round_title=round_title), ""
-    divisions = ", ".join(label(f"division.{d}.in_text", lang) for d in summary["focus_divisions"])
-    categories = ", ".join(label(f"inference.category.{c}", lang) for c in summary["focus_categories"])
-    availability = ", ".join(label(f"inference.availability.{a}", lang) for a in summary["focus_availability"] if a)
-    return (label("inference.narr.headline", lang, focus=focus, round_title=round_title,
-                  results=counted("inference.count.valid_results", lang, summary["focus_results"]),
-                  models=counted("inference.count.benchmarks", lang, len(summary["focus_benchmarks"]))),
-            label(intro_key, lang, focus=focus, divisions=divisions, categories=categories,
-                  availability=availability))
+        return label("inference.narr.absent", lang, focus=focus, round_title=round_title), "", ""
+    facts = _facts(summary, lang)
+    intro_key = "inference.narr.intro_accelerator" if accelerator else "inference.narr.intro"
+    counts_key = "inference.narr.counts_accelerator" if accelerator else "inference.narr.counts"
+    return (label("inference.narr.headline", lang, focus=focus, round_title=round_title, **facts),
+            label(intro_key, lang, focus=focus, **facts),
+            label(counts_key, lang, focus=focus, round_title=round_title, **facts))
 
 
 def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
@@ -110,8 +122,9 @@ def _story(summary: dict | None, round_id: str, lang: str) -> tuple[dict, list[d
     return worded, ordered
 
 
-def _story_html(worded: dict, lang: str) -> list[str]:
-    """The headline paragraph, the highlights and "More from the results", each claim with its marker."""
+def _story_html(worded: dict, lang: str, counts: str = "") -> list[str]:
+    """The headline paragraph (the story's strongest claim leads, as in Training), the highlights, the
+    focus's counts, and "More from the results", each claim with its marker."""
     e = html.escape
 
     def item(claim: dict) -> str:
@@ -119,6 +132,8 @@ def _story_html(worded: dict, lang: str) -> list[str]:
                 f'{claim["note"]}</a></sup>')
     out = [f'<p class="mlperf-lead mlperf-story-headline"><strong>{item(worded["headline"])}</strong></p>',
            "<ul>" + "".join(f"<li>{item(c)}</li>" for c in worded["highlights"]) + "</ul>"]
+    if counts:
+        out.append(f"<p>{e(counts)}</p>")
     if worded["body"]:
         out.append(f"<h2>{e(label('story.heading.more', lang))}</h2>")
         for group in worded["body"]:
@@ -146,15 +161,17 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
     summary.json has one, else one line per model and scenario."""
     focus = _focus(config)
     round_id = config.round
-    intro_key = "inference.narr.intro_accelerator" if config.focus.kind == "accelerator" else "inference.narr.intro"
-    title, intro = _headline(summary, focus, parse_round_id(round_id).title, lang, intro_key)
+    title, intro, counts = _headline(summary, focus, parse_round_id(round_id).title, lang,
+                                     accelerator=config.focus.kind == "accelerator")
     e = html.escape
     worded, ordered = _story(summary, round_id, lang)
     lines = claims(figures, focus, lang) or claims(figures, None, lang)
-    body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
-            *(_story_html(worded, lang) if worded["headline"] else
-              ["<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>"]),
-            f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
+    if worded["headline"]:
+        body = [*_story_html(worded, lang, counts or intro or title), f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
+    else:
+        body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
+                "<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>",
+                f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
     notes = [*_story_notes(ordered, lang), f"<p>{e(_citation(figures, round_id, lang))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
     relabelled = sorted(name for name, fig in figures.items() if fig.get("official_units"))

@@ -112,7 +112,8 @@ def make_plan(config, request: PlanRequest) -> Plan:
                         figures=round_out / "figures" / f"{name}.json", parameters={**common, "benchmark": name},
                         inputs=inputs) for name in chosen]
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
-                            figures=round_out / "figures" / "summary.json", parameters=common, inputs=inputs))
+                            figures=round_out / "figures" / "summary.json",
+                            parameters={**common, "config_file": str(Path(request.config_file).resolve())}, inputs=inputs))
     if scored.open_variants:  # focus-free: a batch of focuses runs it once
         parameters = {key: common[key] for key in ("round_id", "data_dir", "output_dir", "languages")}
         jobs.append(NotebookJob(name="exhibits", notebook=EXHIBITS_NOTEBOOK,

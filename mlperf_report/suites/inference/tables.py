@@ -11,6 +11,7 @@ benchmark, scenario, division and accelerator count.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -201,16 +202,23 @@ def round_facts(results: pd.DataFrame, *, focus: Focus | str | None, round_id: s
             "results": len(valid), "submitters": int(valid["submitter"].nunique()),
             "benchmarks": benchmarks(valid),
             "focus_results": len(mine), "focus_benchmarks": benchmarks(mine),
+            "focus_pairs": int(len(mine.loc[mine["benchmark"].isin(benchmarks(mine)), ["benchmark", "scenario"]]
+                                   .drop_duplicates())),
             "focus_divisions": sorted(mine["division"].unique()),
             "focus_categories": sorted({c for cats in mine["category"] for c in str(cats).split(",") if c}),
             "focus_availability": sorted(mine["availability"].unique())}
 
 
-def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: Focus | str | None) -> dict:
+def story(results: pd.DataFrame, *, data_dir: Path | str, round_id: str, focus: Focus | str | None,
+          settings: Any = None) -> dict:
     """The story engine's ranked claims for ``focus`` (summary.json's ``story``), with the previous
-    round's tables where ``data_dir`` holds them."""
+    round's tables where ``data_dir`` holds them; ``settings``: report.yaml's ``story`` (order, skip,
+    scaling efficiency), its defaults when None."""
     previous_id, previous = previous_results(data_dir, round_id)
-    return story_inputs.inference_story(results, round_id, as_focus(focus), previous_id=previous_id, previous=previous)
+    options = {} if settings is None else {"order": settings.order, "skip": settings.skip,
+                                           "scaling_efficiency": settings.scaling_efficiency}
+    return story_inputs.inference_story(results, round_id, as_focus(focus), previous_id=previous_id, previous=previous,
+                                        seen=story_inputs.seen_chips(data_dir, round_id), **options)
 
 
 def _category(text: str, lang: str) -> str:

@@ -73,7 +73,7 @@ def make_plan(config, request: PlanRequest) -> Plan:
             for benchmark in chosen]
     jobs.append(NotebookJob(name="summary", notebook=SUMMARY_NOTEBOOK, output=round_out / "notebooks" / "summary.ipynb",
                             figures=round_out / "figures" / "summary.json", parameters=common,
-                            inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES)))
+                            inputs=shared_inputs + tuple(tables / n for n in SUMMARY_TABLES) + earlier))
     jobs.append(_exhibits_job(common, chosen, round_out, tables, prices))
     return Plan(round_id=config.round, jobs=tuple(jobs), workers=request.workers, force=request.force,
                 output_dir=request.output_dir, fresh_kernels=request.fresh_kernels, data_dir=request.data_dir)

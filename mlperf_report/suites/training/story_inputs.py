@@ -1,6 +1,8 @@
 """What Training hands the story engine: one row per scored system × benchmark, time to train in
 minutes (lower is better), energy to train where the round has MLPerf Training Power results, in
-``story.COLUMNS``; the engine never looks at anything else.
+``story.COLUMNS``, and the chips of every other round present (for debuts); the engine never looks
+at anything else. Training results carry no model name: the engine compares an open result only
+with the same submitter's.
 """
 
 from __future__ import annotations
@@ -12,6 +14,16 @@ from mlperf_report.analysis.story import story_focus
 from mlperf_report.core.accelerators import load as load_generations
 from mlperf_report.core.config import Focus
 from mlperf_report.suites.training.rounds import previous_round_id
+
+
+def _column(frame: pd.DataFrame, name: str) -> pd.Series:
+    return frame[name] if name in frame else pd.Series(None, index=frame.index, dtype=object)
+
+
+def seen_chips(rounds: dict[str, pd.DataFrame]) -> dict[str, set[str]]:
+    """Every accelerator and host processor model name of each round's results, by round id."""
+    return {r: {str(m) for c in ("accelerator_model", "host_processor_model") if c in t
+                for m in t[c].dropna().unique()} for r, t in rounds.items()}
 
 
 def training(results: pd.DataFrame, round_id: str) -> pd.DataFrame:
@@ -26,7 +38,9 @@ def training(results: pd.DataFrame, round_id: str) -> pd.DataFrame:
         "system": name.fillna(ok["system_id"]).astype(str), "accelerator_model": ok["accelerator_model"].fillna("").astype(str),
         "accelerators": pd.to_numeric(ok["accelerators"], errors="coerce"), "value": ok["score_min"].astype(float),
         "unit": "minutes", "higher_is_better": False, "measure": "time", "energy": energy,
-        "energy_unit": "J",
+        "energy_unit": "J", "model": "",
+        "host_processor_model": _column(ok, "host_processor_model").fillna("").astype(str),
+        "host_processors": pd.to_numeric(_column(ok, "host_processors"), errors="coerce"),
     }, index=ok.index)
     frame["result_id"] = [f"{round_id}/{d}/{s}/{i}/{b}" for d, s, i, b in
                           zip(frame["division"], frame["submitter"], frame["system_id"], frame["benchmark"])]
@@ -40,7 +54,8 @@ def _system_row(result: dict, benchmark: str, round_id: str) -> dict:
             "system_id": result.get("system_id") or "", "system": result.get("display_name") or result.get("system_name") or "",
             "accelerator_model": result.get("accelerator_model") or "", "accelerators": result.get("accelerators"),
             "value": float(result["minutes"]), "unit": "minutes", "higher_is_better": False, "measure": "time",
-            "energy": None, "energy_unit": "J", "result_id": result.get("result_id") or ""}
+            "energy": None, "energy_unit": "J", "result_id": result.get("result_id") or "", "model": "",
+            "host_processor_model": result.get("host_processor_model") or "", "host_processors": result.get("host_processors")}
 
 
 def price_entries(perf_per_dollar: list[dict], round_id: str) -> list[dict]:
@@ -53,12 +68,15 @@ def price_entries(perf_per_dollar: list[dict], round_id: str) -> list[dict]:
 
 
 def training_story(rounds: dict[str, pd.DataFrame], round_id: str, focus: Focus, *, perf_per_dollar: list[dict] = (),
-                   order=None, skip=()) -> dict:
-    """The ranked claims of a Training round for ``focus``, as summary.json's ``story``."""
+                   order=None, skip=(), scaling_efficiency: float = story.SCALING_EFFICIENCY) -> dict:
+    """The ranked claims of a Training round for ``focus``, as summary.json's ``story``; ``rounds``
+    holds the round and every earlier one present."""
     before_id = previous_round_id(round_id)  # the round just before, or no progress claim at all
     previous = training(rounds[before_id], before_id) if before_id in rounds else None
     claims = story.find_claims(training(rounds[round_id], round_id), story_focus(focus), load_generations(), previous,
-                               price_entries(list(perf_per_dollar), round_id))
-    return story.tell(claims, story_focus(focus), order=order, skip=skip).as_dict()
+                               price_entries(list(perf_per_dollar), round_id),
+                               seen=seen_chips({r: t for r, t in rounds.items() if r != round_id}))
+    return story.tell(claims, story_focus(focus), order=order, skip=skip,
+                      scaling_efficiency=scaling_efficiency).as_dict()
 
 
