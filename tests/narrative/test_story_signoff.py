@@ -18,7 +18,7 @@ from mlperf_report.core.config import Focus, load_config
 from mlperf_report.narrative import story_text
 from mlperf_report.suites.inference import narrative as inference_narrative
 from mlperf_report.suites.inference import tables as inference_tables
-from mlperf_report.suites.inference.narrative import _NAMES as INFERENCE_NAMES
+from mlperf_report.suites.inference.narrative import NAMES as INFERENCE_NAMES
 from tests.analysis.test_story import GENERATIONS, focus, frame, result
 from tests.narrative.test_story_text import NAMES, training_story
 
