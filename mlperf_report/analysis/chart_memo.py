@@ -131,12 +131,16 @@ def _inputs(source: Path) -> tuple[Path, ...]:
 
 @functools.lru_cache(maxsize=None)
 def _versions() -> str:
+    """The drawing libraries' versions; seaborn's read from its metadata, not by importing it (and
+    scipy.stats with it: 93 MB) in a process that draws with matplotlib alone."""
+    from importlib import metadata
+
     import matplotlib
     import numpy
     import pandas
-    import seaborn
 
-    return " ".join((matplotlib.__version__, seaborn.__version__, pandas.__version__, numpy.__version__, sys.version))
+    return " ".join((matplotlib.__version__, metadata.version("seaborn"), pandas.__version__, numpy.__version__,
+                     sys.version))
 
 
 def _font_key(path) -> tuple:

@@ -21,7 +21,7 @@ REPLACEMENT = "\ufffd"
 
 
 @functools.cache
-def drawable() -> frozenset[int]:
+def drawable():
     """Code points the chart fonts (DejaVu Sans, plus Noto Sans CJK TC when installed) can draw."""
     from mlperf_report.i18n import fonts
 

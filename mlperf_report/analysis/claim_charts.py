@@ -115,12 +115,13 @@ def draw(data: pd.DataFrame, *, title: str = "", xlabel: str = "", measure: str 
          lang: str = "en", ax=None):
     """Horizontal bars of a claim's results (``frame``), best on top, the focus's in the focus colour,
     each value at its bar's end; ``fontsize`` scales the labels (a chart card prints them larger)."""
-    import matplotlib.pyplot as plt
-
     from mlperf_report.analysis import style
     from mlperf_report.analysis.axes import value_labels
 
-    ax = plt.gca() if ax is None else ax
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.gca()
     positions = list(range(len(data)))
     bars = ax.barh(positions, data["value"].astype(float).tolist(), height=0.7, linewidth=0,
                    color=[style.FOCUS_COLOR if mine else style.OTHER_COLOR for mine in data["mine"]])

@@ -8,6 +8,7 @@ so a chart needs no font to be viewed, and a missing glyph is an error, never a 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import warnings
 from typing import Iterable, Iterator
@@ -27,14 +28,38 @@ SUBMITTER_PALETTE = ("#30638e", "#edae49", "#66a182", "#8d6a9f", "#6c757d", "#c1
 _SVG_SALT = "mlperf-report"
 
 
+@functools.cache
+def seaborn_style() -> dict:
+    """Seaborn's ``whitegrid`` style and ``paper`` context, read from a copy kept under the cache
+    (named by seaborn's version) when there is one. Why: seaborn imports scipy.stats, 93 MB of every
+    process that draws, and the press kit's processes draw with matplotlib alone; the notebooks,
+    which plot with seaborn, write the copy the first time."""
+    import json
+    from importlib import metadata
+
+    from mlperf_report.core import paths
+
+    copy = paths.CACHE / "style" / f"seaborn-{metadata.version('seaborn')}.json"
+    try:
+        return json.loads(copy.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    import seaborn as sns
+
+    from mlperf_report.core.atomic import write_text
+
+    style = {**sns.axes_style("whitegrid"), **sns.plotting_context("paper", font_scale=1.0)}
+    with contextlib.suppress(OSError):  # a read-only cache: the next process asks seaborn again
+        write_text(copy, json.dumps(style, sort_keys=True))
+    return style
+
+
 def rc_params() -> dict:
     """Every rcParam a chart depends on, from matplotlib's defaults plus seaborn's whitegrid/paper."""
     import matplotlib as mpl
-    import seaborn as sns
 
     rc = {k: v for k, v in mpl.rcParamsDefault.items() if k not in {"backend", "interactive"}}
-    rc.update(sns.axes_style("whitegrid"))
-    rc.update(sns.plotting_context("paper", font_scale=1.0))
+    rc.update(seaborn_style())
     rc.update({
         "font.family": ["DejaVu Sans"],
         "figure.dpi": DPI,
@@ -59,6 +84,8 @@ def rc_params() -> dict:
         "legend.fontsize": 8,
         "legend.frameon": False,
         "axes.prop_cycle": mpl.cycler(color=list(SUBMITTER_PALETTE)),
+        # seaborn's "rocket" exists only where seaborn was imported; no chart maps values to colours
+        "image.cmap": "viridis",
     })
     return rc
 

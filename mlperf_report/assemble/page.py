@@ -92,7 +92,7 @@ def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tup
     the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text (if any)."""
     font_cache = cache_dir / "fonts" if cache_dir else None
     base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
-    faces = [FontFace(fonts.CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
+    faces = [FontFace(fonts.EMBEDDED_CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
                                                                 base_dir=base))]
     if not chart_labels:  # no chart to label (the exhibits): no DejaVu face to cut
         return tuple(faces)

@@ -5,7 +5,7 @@ HTML show charts with no font at all. WeasyPrint, though, re-parses every outlin
 character in Python: ~90 % of its time on a chart, about 0.5 s for a bar chart with system names,
 so a round's 90 charts would take a minute to print. matplotlib writes the label itself in a comment
 before each glyph group; here that group becomes one ``<text>`` in the same place, size, weight and
-colour, in the fonts matplotlib measured it with (DejaVu Sans, falling back to Noto Sans CJK TC),
+colour, in the fonts matplotlib measured it with (DejaVu Sans, falling back to Noto Sans CJK TC: their subsets),
 which the PDF then embeds. Labels come out as searchable text, too. Anything that is not exactly
 what matplotlib writes for plain text (math, an unknown font) is left as outlines.
 """
@@ -18,10 +18,12 @@ import re
 from html import unescape
 
 from mlperf_report.assemble import svg_tree
+from mlperf_report.i18n import fonts
 
-#: Fonts of matplotlib's glyph ids (``DejaVuSans-Bold-42``) that the PDF can set as text.
-LATIN_FAMILY = "DejaVu Sans"
-CJK_FAMILY = "Noto Sans CJK TC"
+#: The embedded subsets of the fonts of matplotlib's glyph ids (``DejaVuSans-Bold-42``) that the
+#: PDF can set as text (``fonts.EMBEDDED_*``: never an installed font of the same family).
+LATIN_FAMILY = fonts.EMBEDDED_LATIN_FAMILY
+CJK_FAMILY = fonts.EMBEDDED_CJK_FAMILY
 _FONT_OF_GLYPH = re.compile(r"^(DejaVuSans|DejaVuSans-Bold|NotoSansCJK[A-Za-z]*-Regular)-[0-9a-fA-F]+$")
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"

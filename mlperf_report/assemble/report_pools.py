@@ -193,25 +193,12 @@ class RenewingPool:
 
 
 def _run_pooled(request: ReportRequest) -> AssembledReport:
-    """One report in a pooled process, then what it left behind given back: a full collection (the
-    font configurations and layout trees sit in reference cycles) and glibc's free heap pages returned
-    to the system. Without it a pooled process's second large report peaked 70 MB above its first
-    (Inference v4.1: 227 MB, then 299 MB); with it, 264 MB."""
-    import gc
+    """One report in a pooled process, then what it left behind given back
+    (``processes.give_back_memory``). Without it a pooled process's second large report peaked 70 MB
+    above its first (Inference v4.1: 227 MB, then 299 MB); with it, 264 MB."""
+    from mlperf_report.core import processes
 
     try:
         return request.run()
     finally:
-        gc.collect()
-        _trim_heap()
-
-
-def _trim_heap() -> None:
-    """``malloc_trim(0)`` where the C library has it (glibc, found among the process's own symbols:
-    no library search); nothing elsewhere."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+        processes.give_back_memory()

@@ -44,16 +44,21 @@ def family(text: str, lang: str) -> str:
     return fonts.CJK_FAMILY if lang != "en" or has_cjk(text) else "DejaVu Sans"
 
 
-@functools.lru_cache(maxsize=64)
-def _font(cjk: bool, bold: bool, size10: int):
+#: The size text is measured at, then scaled: one font object per face. A Pillow font of the CJK
+#: collection holds tens of MB, and one per size took an assembling process of a batch to 508 MB.
+_MEASURED_AT = 100.0
+
+
+@functools.lru_cache(maxsize=4)
+def _font(cjk: bool, bold: bool):
     from PIL import ImageFont
 
     from mlperf_report.i18n import fonts
 
     if cjk:
         path = fonts.require_cjk_font()
-        return ImageFont.truetype(str(path), size10 / 10, index=fonts.cjk_face_index(path))
-    return ImageFont.truetype(str(fonts.latin_font_paths()[700 if bold else 400]), size10 / 10)
+        return ImageFont.truetype(str(path), _MEASURED_AT, index=fonts.cjk_face_index(path))
+    return ImageFont.truetype(str(fonts.latin_font_paths()[700 if bold else 400]), _MEASURED_AT)
 
 
 #: The space LibreOffice (and Word) put between a Chinese character and a Latin one beside it
@@ -66,7 +71,7 @@ def width(text: str, size: float, *, cjk: bool, bold: bool = False) -> float:
     """``text``'s advance width in points at ``size`` points, Chinese-to-Latin spacing included."""
     visible = [ch for ch in text if not ch.isspace()]  # the space is added beside a space too
     joins = sum(1 for a, b in zip(visible, visible[1:]) if bool(_WIDE.match(a)) != bool(_WIDE.match(b)))
-    return _font(cjk, bold, round(size * 10)).getlength(text) + (joins * AUTOSPACE * size if cjk else 0.0)
+    return _font(cjk, bold).getlength(text) * size / _MEASURED_AT + (joins * AUTOSPACE * size if cjk else 0.0)
 
 
 def _tokens(text: str) -> list[str]:

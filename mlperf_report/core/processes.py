@@ -136,3 +136,17 @@ def terminate_pool(pool, grace: float = GRACE_S) -> None:
             process.kill()
             process.join(grace)
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+def give_back_memory() -> None:
+    """What the process left behind, given back to the system: a full collection (WeasyPrint's layout
+    trees and font configurations sit in reference cycles), then glibc's free heap pages returned
+    (``malloc_trim(0)``, found among the process's own symbols: no library search; nothing where the
+    C library has no such call). About 0.08 s with a report's heap."""
+    import gc
+
+    gc.collect()
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass

@@ -23,6 +23,14 @@ CJK_FAMILY = "Noto Sans CJK TC"
 #: Latin family matplotlib ships, tried first so Latin labels keep matplotlib's usual look.
 LATIN_FAMILY = "DejaVu Sans"
 
+#: The names a page gives the subsets it embeds of those two (``@font-face``), names no installed
+#: font has. Under the installed names, WeasyPrint (through fontconfig) took an installed face where
+#: one matched better: with Debian's fonts-noto-cjk, its Bold for every bold Chinese word, cut from
+#: the 20 MB system file as each PDF was written (80 MB more per print), and a PDF that differs by
+#: machine. Under these names only the embedded subsets match; bold is drawn from the regular face.
+EMBEDDED_CJK_FAMILY = "Noto Sans CJK TC Subset"
+EMBEDDED_LATIN_FAMILY = "DejaVu Sans Subset"
+
 #: Where Debian's fonts-noto-cjk puts the same collection.
 _SYSTEM_PATHS = (
     Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
@@ -207,7 +215,28 @@ def prepare_base_copies(folder: Path | None = None) -> list[Path]:
     return [_base_copy(path, face_index or 0, drop, folder) for path, face_index, drop in faces]
 
 
-def chart_code_points(folder: Path | None = None) -> frozenset[int]:
+class CodePoints:
+    """A set of code points kept as sorted ranges: Noto's 65,000 as a frozenset of ints held 5.6 MB in
+    every kernel and assembling process; as its 1,400 ranges, a few kB. ``in`` is a binary search."""
+
+    def __init__(self, ranges) -> None:
+        self.ranges = tuple(ranges)
+        self._starts = [first for first, _ in self.ranges]
+
+    def __contains__(self, code) -> bool:
+        import bisect
+
+        at = bisect.bisect_right(self._starts, code) - 1
+        return at >= 0 and code <= self.ranges[at][1]
+
+    def __iter__(self):
+        return (code for first, last in self.ranges for code in range(first, last + 1))
+
+    def __len__(self) -> int:
+        return sum(last - first + 1 for first, last in self.ranges)
+
+
+def chart_code_points(folder: Path | None = None) -> CodePoints:
     """Code points the chart fonts can draw: DejaVu Sans's, plus Noto Sans CJK TC's when installed.
 
     Reading Noto's character map (65,000 entries) took each kernel 0.26 s, so it is kept in
@@ -217,8 +246,8 @@ def chart_code_points(folder: Path | None = None) -> frozenset[int]:
     key = hashlib.sha256("|".join(_file_key(p) for p in paths_).encode())
     cached = (folder or base_dir()) / f"drawable-{key.hexdigest()[:20]}.txt"
     try:
-        return frozenset(code for line in cached.read_text(encoding="ascii").split()
-                         for first, _, last in [line.partition("-")] for code in range(int(first), int(last) + 1))
+        return CodePoints((int(first), int(last)) for line in cached.read_text(encoding="ascii").split()
+                          for first, _, last in [line.partition("-")])
     except (OSError, ValueError):
         pass
     from fontTools.ttLib import TTFont
@@ -226,13 +255,14 @@ def chart_code_points(folder: Path | None = None) -> frozenset[int]:
     codes = set(TTFont(str(paths_[0]), lazy=True).getBestCmap())
     if len(paths_) > 1:
         codes |= set(TTFont(str(paths_[1]), fontNumber=cjk_face_index(paths_[1]), lazy=True).getBestCmap())
+    ranges = list(_ranges(sorted(codes)))
     try:
         from mlperf_report.core.atomic import write_text
 
-        write_text(cached, "\n".join(f"{a}-{b}" for a, b in _ranges(sorted(codes))) + "\n")
+        write_text(cached, "\n".join(f"{a}-{b}" for a, b in ranges) + "\n")
     except OSError:  # a read-only cache costs the next kernel the reading, nothing else
         pass
-    return frozenset(codes)
+    return CodePoints(ranges)
 
 
 def _ranges(codes: list[int]):

@@ -69,8 +69,8 @@ def test_report_in_chromium(reports, browser, lang, viewport, tmp_path):
         assert image["width"] > 100 and image["height"] > 50, f"chart {image['alt']} is too small: {image}"
         assert image["left"] >= 0 and image["right"] <= found["innerWidth"] + 0.5, f"chart {image['alt']} is cut"
     assert found["scrollWidth"] <= found["innerWidth"], "the page scrolls sideways"
-    assert "Noto Sans CJK TC:loaded" in found["fonts"]
-    assert "DejaVu Sans:loaded" in found["fonts"]  # the charts' labels, as text in the embedded subset
+    assert "Noto Sans CJK TC Subset:loaded" in found["fonts"]
+    assert "DejaVu Sans Subset:loaded" in found["fonts"]  # the charts' labels, as text in the embedded subset
     assert rf.SECRET_CODE not in found["text"] and rf.PARAMETER_MARKER not in found["text"]
     assert f"resnet-{lang}-row" in found["text"]
 
