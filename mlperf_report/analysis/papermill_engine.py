@@ -52,6 +52,8 @@ KERNEL_STARTUP = "import sys; sys.modules.setdefault('scipy', None); import gc; 
 KERNEL_ARGUMENTS = (f"--IPKernelApp.exec_lines={KERNEL_STARTUP}",)
 #: Seconds a kept kernel may take to answer the reset before it is replaced.
 RESET_TIMEOUT = 30.0
+#: Seconds between liveness checks while waiting for the reset's reply.
+LIVENESS_EVERY = 0.5
 
 
 class _ThrottledSaves(NotebookExecutionManager):
@@ -124,7 +126,7 @@ def worker_kernel(kernel_name: str):
     if km is not None and km.has_kernel and id(km) in _CLIENTS:
         try:
             if run_sync(km.is_alive)():
-                run_sync(_reset)(_CLIENTS[id(km)])
+                run_sync(_reset)(km, _CLIENTS[id(km)])
                 return km
         except Exception:  # a kernel that cannot be reset is replaced, not trusted
             pass
@@ -141,13 +143,23 @@ def worker_kernel(kernel_name: str):
     return km
 
 
-async def _reset(kc) -> None:
+async def _reset(km, kc) -> None:
     """Run the reset over the kept client and wait for its reply (the reply channel alone: nothing it
-    prints is wanted, and nbclient skips its broadcast messages later)."""
+    prints is wanted, and nbclient skips its broadcast messages later). A kernel that dies meanwhile
+    (a signal arrives a moment after ``is_alive`` said yes) is noticed within a second, not at the
+    deadline."""
+    from queue import Empty
+
     msg_id = kc.execute(_RESET, silent=True, store_history=False, allow_stdin=False)
     deadline = time.monotonic() + RESET_TIMEOUT
     while True:
-        reply = await kc.get_shell_msg(timeout=max(0.0, deadline - time.monotonic()))  # Empty past the deadline
+        left = deadline - time.monotonic()
+        try:
+            reply = await kc.get_shell_msg(timeout=max(0.0, min(LIVENESS_EVERY, left)))
+        except Empty:
+            if left <= LIVENESS_EVERY or not await km.is_alive():
+                raise
+            continue
         if reply["parent_header"].get("msg_id") == msg_id:
             break
     if reply["content"]["status"] != "ok":

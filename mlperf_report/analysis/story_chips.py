@@ -43,14 +43,19 @@ def _owners(pool: pd.DataFrame, mine: pd.DataFrame, focus: Focus, new: Generatio
     return [("own", own)] + ([("partner", pool[pool["submitter"] != submitter])] if chip_vendor else [])
 
 
-def _against(pool: pd.DataFrame, mine: pd.DataFrame, new: Generation, old: Generation, focus: Focus,
-             gens: dict) -> dict | None:
+#: What a newer result is matched on: the same benchmark, scenario, division, kind of chip and count.
+_LIKE = ["benchmark", "scenario", "division", "chip_kind", "chips"]
+
+
+def _against(pool: dict, mine: pd.DataFrame, new: Generation, old: Generation, focus: Focus) -> dict | None:
     """The focus's best result of ``new`` against the best result of ``old`` with the same key and
-    count, its own first, a partner's where the story allows; None when none is slower by NOISE."""
+    count (``pool``: the counted results by ``_LIKE``), its own first, a partner's where the story
+    allows; None when none is slower by NOISE."""
     top = best_row(mine)
-    key = pool[(pool["benchmark"] == top["benchmark"]) & (pool["scenario"] == top["scenario"])
-               & (pool["division"] == top["division"]) & (pool["chip_kind"] == top["chip_kind"])
-               & (pool["chips"] == top["chips"]) & pool["chip"].map(lambda m: gens.get(m) == old)]
+    key = pool.get(tuple(top[c] for c in _LIKE))
+    if key is None:
+        return None
+    key = key[key["generation"] == old.name]
     for by, theirs in _owners(key, mine, focus, new):
         theirs = theirs[theirs["like"] == top["like"]] if top["division"] == "open" else theirs
         if theirs.empty:
@@ -78,6 +83,8 @@ def generation(df: pd.DataFrame, generations: Generations, previous: pd.DataFram
     focus = focus or Focus("submitter", "", lambda s, m: False)
     pool = _counted(df if previous is None or previous.empty else pd.concat([df, previous.assign(mine=False)]))
     gens = {m: generations.of(m) for m in pool["chip"].unique()}
+    pool = pool.assign(generation=pool["chip"].map(lambda m: getattr(gens.get(m), "name", "")))
+    alike = {key: rows for key, rows in pool.groupby(_LIKE, sort=False)}
     pairs: dict[tuple[str, str], list[dict]] = {}
     for _, group in _counted(df[df["mine"]]).groupby(GROUP + ["chip_kind", "chips"], sort=True):
         group = group.assign(generation=group["chip"].map(lambda m: getattr(gens.get(m), "name", "")))
@@ -85,7 +92,7 @@ def generation(df: pd.DataFrame, generations: Generations, previous: pd.DataFram
         for (_, _), mine in group[group["generation"] != ""].groupby(["generation", "submitter"], sort=True):
             new = gens.get(best_row(mine)["chip"])
             for old in generations.earlier(new):
-                found = _against(pool, mine, new, old, focus, gens)
+                found = _against(alike, mine, new, old, focus)
                 if found and ((new.name, old.name) not in best or _rank(found) < _rank(best[(new.name, old.name)])):
                     best[(new.name, old.name)] = found
         for pair, found in best.items():
