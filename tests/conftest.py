@@ -102,3 +102,18 @@ def inference_tables(tmp_path_factory) -> Path:
     finally:
         source.close()
     return root / "data"
+
+
+@pytest.fixture(scope="session")
+def report_only_config(tmp_path_factory) -> Path:
+    """data/report.yaml with ``deliverables: [html, pdf]``: for the build tests about notebooks, focus
+    and caching, which need the report and not the press kit (the kit's own tests build it whole)."""
+    import yaml
+
+    from mlperf_report.core import paths
+
+    config = yaml.safe_load(paths.REPORT_CONFIG.read_text(encoding="utf-8"))
+    config["deliverables"] = ["html", "pdf"]
+    path = tmp_path_factory.mktemp("report-only") / "report.yaml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return path

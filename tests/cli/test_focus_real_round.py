@@ -30,9 +30,9 @@ def data_dir(tmp_path_factory):
     return data
 
 
-def report(data_dir, out, *focus: str, languages: str = "en") -> subprocess.CompletedProcess:
+def report(data_dir, out, *focus: str, languages: str = "en", config=None) -> subprocess.CompletedProcess:
     return build("report", "--round", ROUND, "--data-dir", str(data_dir), "--output-dir", str(out),
-                 "--benchmarks", "bert", "--languages", languages, *focus)
+                 "--benchmarks", "bert", "--languages", languages, *focus, *(("--config", str(config)) if config else ()))
 
 
 def pdf_text(path) -> str:
@@ -52,8 +52,8 @@ def test_the_configured_focus_is_absent_so_the_plan_lists_the_submitters(data_di
     (("--focus-accelerator", "H200"), r"submitters \(.*\) entered MLPerf® Training v4\.1 results on systems built on H200"),
     (("--focus", "none"), r"The round at a glance"),
 ])
-def test_reports_for_a_submitter_an_accelerator_and_no_focus(data_dir, tmp_path, focus, expected):
-    done = report(data_dir, tmp_path, *focus)
+def test_reports_for_a_submitter_an_accelerator_and_no_focus(data_dir, tmp_path, focus, expected, report_only_config):
+    done = report(data_dir, tmp_path, *focus, config=report_only_config)
     assert done.returncode == 0, done.stderr
     html = (tmp_path / ROUND / "report.en.html").read_text(encoding="utf-8")
     assert re.search(expected, html), expected

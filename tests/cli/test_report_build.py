@@ -11,15 +11,16 @@ from synthetic_round import write_tree
 from test_pipeline import break_runs_table
 
 
-def _report(data_dir, out, *extra):
+def _report(data_dir, out, config, *extra):
     return subprocess.run([sys.executable, "build.py", "report", "--round", "training-v1.0", "--benchmarks", "resnet",
-                           "--languages", "en,zh-Hant", "--data-dir", str(data_dir), "--output-dir", str(out), *extra],
+                           "--languages", "en,zh-Hant", "--data-dir", str(data_dir), "--output-dir", str(out),
+                           "--config", str(config), *extra],
                           cwd=paths.ROOT, capture_output=True, text=True)
 
 
-def test_report_builds_every_language_then_is_up_to_date_and_survives_a_failure(tmp_path):
+def test_report_builds_every_language_then_is_up_to_date_and_survives_a_failure(tmp_path, report_only_config):
     data_dir, out = write_tree(tmp_path / "data"), tmp_path / "out"
-    first = _report(data_dir, out)
+    first = _report(data_dir, out, report_only_config)
     assert first.returncode == 0, first.stderr
     round_out = out / "training-v1.0"
     names = ["report.en.html", "report.en.pdf", "report.zh-Hant.html", "report.zh-Hant.pdf", "report.html", "report.pdf"]
@@ -32,12 +33,12 @@ def test_report_builds_every_language_then_is_up_to_date_and_survives_a_failure(
     chinese = "".join(page.extract_text() for page in PdfReader(round_out / "report.zh-Hant.pdf").pages)
     assert "分鐘" in chinese
 
-    again = _report(data_dir, out)
+    again = _report(data_dir, out, report_only_config)
     assert again.returncode == 0 and "reports: up to date" in again.stderr, again.stderr
 
     before = {name: (round_out / name).read_bytes() for name in names}
     break_runs_table(data_dir)
-    failed = _report(data_dir, out)
+    failed = _report(data_dir, out, report_only_config)
     assert failed.returncode == 1
     assert "not assembled (a notebook failed)" in failed.stderr and "failed in cell" in failed.stderr
     assert {name: (round_out / name).read_bytes() for name in names} == before

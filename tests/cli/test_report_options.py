@@ -77,12 +77,13 @@ def test_force_runs_notebooks_whose_inputs_have_not_changed(tmp_path):
     assert _kernel_pids(forced) != before
 
 
-def test_force_on_the_command_line_runs_every_notebook_and_assembles_again(tmp_path):
+def test_force_on_the_command_line_runs_every_notebook_and_assembles_again(tmp_path, report_only_config):
     data_dir, out = write_tree(tmp_path / "data"), tmp_path / "out"
 
     def report(*extra):
         done = subprocess.run([sys.executable, "build.py", "report", "--round", ROUND, "--benchmarks", "resnet",
-                               "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out), *extra],
+                               "--languages", "en", "--data-dir", str(data_dir), "--output-dir", str(out),
+                               "--config", str(report_only_config), *extra],
                               cwd=paths.ROOT, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stderr

@@ -61,7 +61,8 @@ def setup(tmp_path, monkeypatch):
     monkeypatch.setenv("SMTP_SECURITY", "none")
     data_dir = write_tree(tmp_path / "data")  # training-v0.7 and v1.0: the next are v1.1 and v2.0
     config = yaml.safe_load(paths.REPORT_CONFIG.read_text(encoding="utf-8"))
-    config.update(focus_submitter="Acme", languages=["en"], round="training-v1.0")
+    config.update(focus_submitter="Acme", languages=["en"], round="training-v1.0",
+                  deliverables=["html", "pdf"])  # the report and its PDF: the press kit has its own tests
     config["watch"] = {"sources": [f"file://{tmp_path}/repos/{{suite}}_results_v{{version}}", str(tmp_path / "drop")],
                        "suites": ["training"], "operator": "ops@example.com", "send": True,
                        "state": str(tmp_path / "state.json"), "focus_each": "Acme"}

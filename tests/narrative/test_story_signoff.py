@@ -16,6 +16,7 @@ from mlperf_report.analysis import story
 from mlperf_report.core import paths
 from mlperf_report.core.config import Focus, load_config
 from mlperf_report.narrative import story_text
+from mlperf_report.suites.training import context, story_inputs
 from mlperf_report.suites.inference import narrative as inference_narrative
 from mlperf_report.suites.inference import tables as inference_tables
 from mlperf_report.suites.inference.narrative import NAMES as INFERENCE_NAMES
@@ -126,7 +127,6 @@ def test_the_v51_shaped_round_leads_nvidia_with_the_gb300_debut_at_5120_accelera
 
     write_crowded_round(tmp_path)
     write_v5_round(tmp_path)  # v5.0, without a GB300
-    from mlperf_report.suites.training import context, story_inputs
 
     _, _, tables = context.load_round(round_id="training-v5.1", data_dir=tmp_path, prices_file=paths.PRICES,
                                       config_file=paths.REPORT_CONFIG, focus_submitter="NVIDIA")
@@ -179,6 +179,31 @@ def test_no_submitter_s_lead_holds_a_weak_scaling_claim_or_a_rival_ahead():
         for claim in filter(None, [told["headline"], *told["highlights"]]):
             assert claim["kind"] != "behind", (round_id, submitter)
             assert claim["angle"] != "scaling" or claim["facts"]["efficiency"] >= 0.7, (round_id, submitter)
+
+
+def _known_results(round_id: str) -> set[str]:
+    """Every result ID a story of ``round_id`` may cite: the round's results (and the previous round's)."""
+    if round_id.startswith("inference"):
+        from mlperf_report.suites.inference import story_inputs as inference_inputs
+
+        return set(inference_inputs.inference(_inference_results(), round_id, Focus("none", ""))["result_id"])
+    _, _, tables = context.load_round(round_id=round_id, data_dir=paths.DATA, prices_file=paths.PRICES,
+                                      config_file=paths.REPORT_CONFIG)
+    return {r for name, table in tables.items() for r in story_inputs.training(table, name)["result_id"]}
+
+
+def test_every_submitter_of_the_embedded_rounds_gets_a_story_that_cites_real_results():
+    """Every focus a round has, not only the ones the issues name: no failure, no unfilled field, and
+    every cited result ID is a result of the round (or of the previous one)."""
+    known = {}
+    for round_id, submitter, names, told in _leads():
+        known.setdefault(round_id, _known_results(round_id))
+        for claim in [told["headline"], *told["highlights"], *told["body"]]:
+            assert claim is None or set(claim["cites"]) <= known[round_id], (round_id, submitter, claim and claim["angle"])
+        for lang in LANGS:
+            worded = [c for c in _all(told, lang, names, round_id)]
+            texts = [c["text"] for c in worded] + [story_text.note_text(c, "en", str) for c in worded]
+            assert all("{" not in t for t in texts), (round_id, submitter, lang)
 
 
 def test_every_lead_names_systems_as_mlcommons_prints_them_and_says_the_same_numbers_in_both_languages():

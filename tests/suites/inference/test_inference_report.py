@@ -154,7 +154,7 @@ def test_a_latency_in_seconds_reads_as_seconds_in_a_sentence():
     assert "the best result is 20.603 s (Acme X8, Acme)" in line and "Latency" not in line
 
 
-def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
+def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path, report_only_config):
     """Dell's systems JSONs say DELL and Dell, its ResNet folders resnet50 and resnet: the report has one
     submitter, Dell (its results folder), and one ResNet-50 section; the systems table keeps DELL."""
     import re
@@ -172,7 +172,8 @@ def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
     assert {"DELL", "Dell"} <= set(pd.read_csv(data / "inference-v4.1" / "systems.csv")["submitter"])
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", "--focus", "Dell",
-                           "--languages", "en", "--data-dir", str(data), "--output-dir", str(out), "-j", "2"],
+                           "--languages", "en", "--data-dir", str(data), "--output-dir", str(out), "-j", "2",
+                           "--config", str(report_only_config)],
                           cwd=paths.ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     html = (out / "inference-v4.1" / "report.en.html").read_text()
@@ -187,7 +188,7 @@ def test_one_submitter_and_one_benchmark_under_two_spellings(tmp_path):
     assert "Benchmarks Dell did not enter" in summary and "BERT" in summary  # the focus's gaps, in the summary
 
 
-def test_inference_takes_the_three_focus_kinds(tmp_path):
+def test_inference_takes_the_three_focus_kinds(tmp_path, report_only_config):
     """A submitter, an accelerator (every system built on it, whoever submitted it) or none, as Training
     does: the plan follows what the focus entered, an absent accelerator is refused with the round's
     accelerators listed, and the built reports tell each focus's story."""
@@ -216,7 +217,8 @@ def test_inference_takes_the_three_focus_kinds(tmp_path):
     for focus, expected in ((["--focus-accelerator", "E-Chip"], "<p>Systems built on the E-Chip were submitted in the closed"),
                             (["--focus", "none"], "MLPerf Inference v4.1: 8 valid results from 3 submitters")):
         done = subprocess.run([sys.executable, "build.py", "report", "--round", "inference-v4.1", *focus, "--languages", "en",
-                               "--data-dir", str(data), "--output-dir", str(out), "-j", "2"],
+                               "--data-dir", str(data), "--output-dir", str(out), "-j", "2",
+                               "--config", str(report_only_config)],
                               cwd=paths.ROOT, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr[-3000:]
         html = (out / "inference-v4.1" / "report.en.html").read_text()
