@@ -90,8 +90,16 @@ def register_matplotlib_cjk() -> str | None:
     path = cjk_font_path()
     if path is None:
         return None
-    if CJK_FAMILY not in {entry.name for entry in font_manager.fontManager.ttflist}:
-        font_manager.fontManager.addfont(str(path))
+    manager = font_manager.fontManager
+    # The family is this one file's: a system copy of the same family (Debian's fonts-noto-cjk, with a
+    # Bold face matplotlib would pick for bold labels) found by a font list built after it was
+    # installed would draw glyphs the chart writers do not know as text, only as outlines.
+    others = [e for e in manager.ttflist if e.name == CJK_FAMILY and Path(e.fname) != path]
+    if others or not any(Path(e.fname) == path for e in manager.ttflist):
+        manager.ttflist = [e for e in manager.ttflist if e not in others]
+        if not any(Path(e.fname) == path for e in manager.ttflist):
+            manager.addfont(str(path))
+        manager._findfont_cached.cache_clear()  # decisions made before this change are void
     matplotlib.rcParams["font.family"] = [LATIN_FAMILY, CJK_FAMILY]
     return CJK_FAMILY
 

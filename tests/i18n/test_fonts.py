@@ -93,3 +93,31 @@ def test_what_charts_can_draw_read_back_from_the_cache_is_the_fonts_character_ma
     assert set(first) == set(again) == expected and len(again) == len(expected)
     assert all(code in again for code in (ord("A"), ord("訓"), ord("é"))) and 0xE000 not in again
     assert all((code in again) == (code in expected) for code in range(0, 0x30000, 7))  # the search, gaps too
+
+
+def test_a_system_copy_of_the_cjk_family_never_draws_the_charts(monkeypatch):
+    """A matplotlib font list built after Debian's fonts-noto-cjk was installed (any new machine) holds
+    the same family name with a Bold face of its own; matplotlib picked it for bold labels, whose
+    glyphs the chart writers know only as outlines. Registered, the family is the one pinned file."""
+    import dataclasses
+    from pathlib import Path
+
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    ours = fonts.cjk_font_path()
+    stranger = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans-Bold.ttf"
+    template = next(e for e in manager.ttflist if Path(e.fname).name == "DejaVuSans-Bold.ttf")
+    foreign = dataclasses.replace(template, name=fonts.CJK_FAMILY, fname=str(stranger), weight=700)
+    monkeypatch.setattr(manager, "ttflist", [foreign] + [e for e in manager.ttflist if Path(e.fname) != ours])
+    manager._findfont_cached.cache_clear()
+    try:
+        fonts.register_matplotlib_cjk()
+        for weight in ("normal", "bold"):
+            found = manager.findfont(font_manager.FontProperties(family=fonts.CJK_FAMILY, weight=weight),
+                                     fallback_to_default=False)
+            assert Path(found) == ours, weight
+    finally:
+        monkeypatch.undo()
+        manager._findfont_cached.cache_clear()
+        fonts.register_matplotlib_cjk()
