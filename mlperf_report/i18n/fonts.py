@@ -94,12 +94,12 @@ def register_matplotlib_cjk() -> str | None:
     # The family is this one file's: a system copy of the same family (Debian's fonts-noto-cjk, with a
     # Bold face matplotlib would pick for bold labels) found by a font list built after it was
     # installed would draw glyphs the chart writers do not know as text, only as outlines.
-    others = [e for e in manager.ttflist if e.name == CJK_FAMILY and Path(e.fname) != path]
-    if others or not any(Path(e.fname) == path for e in manager.ttflist):
-        manager.ttflist = [e for e in manager.ttflist if e not in others]
-        if not any(Path(e.fname) == path for e in manager.ttflist):
-            manager.addfont(str(path))
-        manager._findfont_cached.cache_clear()  # decisions made before this change are void
+    kept = [e for e in manager.ttflist if e.name != CJK_FAMILY or Path(e.fname) == path]
+    if len(kept) < len(manager.ttflist):
+        manager.ttflist = kept
+        manager._findfont_cached.cache_clear()  # fonts found before this are void
+    if not any(Path(e.fname) == path for e in kept):
+        manager.addfont(str(path))  # clears that cache itself
     matplotlib.rcParams["font.family"] = [LATIN_FAMILY, CJK_FAMILY]
     return CJK_FAMILY
 
