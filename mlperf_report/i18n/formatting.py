@@ -92,6 +92,21 @@ def places_for(values, minimum: int, *, significant: int = 3, maximum: int = 6) 
     return max(minimum, min(maximum, significant - 1 - math.floor(math.log10(min(sizes)))))
 
 
+def carried_places(value) -> int:
+    """Decimal places a measured value carries: those of its shortest decimal form, trailing zeros
+    dropped (``100328.0`` -> 0, ``10891.1`` -> 1, ``0.212`` -> 3). LoadGen prints six significant
+    digits, so a large throughput carries no decimal and must not be printed with one."""
+    number = _finite(value, "value").normalize()
+    return max(0, -number.as_tuple().exponent)
+
+
+def measured(value, minimum: int, lang: str = "en", *, significant: int = 3) -> str:
+    """A measured value as a sentence prints it: the places ``places_for`` gives, but never more than
+    the value carries ("100,328 Tokens/s", not "100,328.0"; "0.212 ms", "12.5 ms")."""
+    places = min(places_for([value], minimum, significant=significant), carried_places(value))
+    return fixed(value, places, lang)
+
+
 def minutes(value, *, places: int = HEADLINE_PLACES) -> str:
     """Time to train in minutes: ``14.48`` → ``14.5`` (headline) or ``14.48`` (``places=2``, tables).
     Under one minute (the largest clusters of recent rounds) a headline keeps two decimals: ``0.12``."""

@@ -39,16 +39,16 @@ def value_text(row: dict, lang: str) -> str:
     """A result's primary value as a sentence writes it: ``20.8 minutes``, ``556,234 Samples/s``, ``0.212 ms``."""
     if row["unit"] == "minutes":
         return label("story.minutes", lang, value=formatting.minutes(row["value"]))
-    places = formatting.places_for([row["value"]], 1 if row["higher_is_better"] else 3)
-    return f"{formatting.fixed(row['value'], places, lang)} {_UNITS.get(row['unit'], row['unit'])}"
+    value = formatting.measured(row["value"], 1 if row["higher_is_better"] else 3, lang)
+    return f"{value} {_UNITS.get(row['unit'], row['unit'])}"
 
 
 def energy_text(row: dict, lang: str) -> str:
     """An energy or power result: megajoules to train, watts, or millijoules per query."""
     if row["energy_unit"] == "J":
         return f"{formatting.fixed(row['energy'] / 1e6, formatting.places_for([row['energy'] / 1e6], 1), lang)} MJ"
-    places = formatting.places_for([row["energy"]], 1)
-    return f"{formatting.fixed(row['energy'], places, lang)} {_UNITS.get(row['energy_unit'], row['energy_unit'])}"
+    value = formatting.measured(row["energy"], 1, lang)
+    return f"{value} {_UNITS.get(row['energy_unit'], row['energy_unit'])}"
 
 
 def ratio_text(value: float) -> str:

@@ -95,3 +95,29 @@ def test_small_results_keep_three_significant_digits(values, minimum, places):
     assert fmt.places_for(values, minimum) == places
     if values and values[0]:
         assert fmt.fixed(values[0], places) != "0.5"
+
+
+@pytest.mark.parametrize("value, minimum, text", [
+    (100328.0, 1, "100,328"),       # an Inference lead printed "100,328.0 Tokens/s"
+    (413565.0, 1, "413,565"),
+    (10891.1, 1, "10,891.1"),       # LoadGen's six significant digits: one decimal carried, one printed
+    (0.212, 3, "0.212"),
+    (12.5, 3, "12.5"),              # a latency carries one decimal: not "12.500"
+    (0.4641, 1, "0.464"),           # more carried than three significant digits need: rounded
+])
+def test_measured_values_print_no_more_decimals_than_they_carry(value, minimum, text):
+    assert fmt.measured(value, minimum) == text
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.integers(min_value=1, max_value=999_999), st.integers(min_value=0, max_value=6), st.sampled_from([1, 3]))
+def test_a_measured_value_never_gains_digits_it_does_not_carry(digits, exponent, minimum):
+    """Six significant digits as LoadGen prints them: the printed decimals never exceed the text's."""
+    text = f"{digits / 10 ** exponent:.{exponent}f}".rstrip("0").rstrip(".")
+    carried = len(text.split(".")[1]) if "." in text else 0
+    printed = fmt.measured(float(text), minimum)
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    assert decimals <= carried
+    assert float(printed.replace(",", "")) == pytest.approx(float(text), rel=5e-3)

@@ -25,7 +25,7 @@ _LATENCY_UNITS = {"Latency (ms)": "ms", "Latency (s)": "s"}
 
 
 def _value(value: float, higher_is_better: bool, lang: str) -> str:
-    return formatting.fixed(value, formatting.places_for([value], 1 if higher_is_better else 3), lang)
+    return formatting.measured(value, 1 if higher_is_better else 3, lang)
 
 
 def _scenario_line(fig: dict, s: dict, lang: str) -> str:
