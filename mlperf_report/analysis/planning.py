@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from mlperf_report.core import paths
+from mlperf_report.core import paths, rounds
 from mlperf_report.core.errors import UserError
 
 
@@ -58,3 +58,33 @@ def check_focus(focus, rows: list[dict], round_id: str, *, what: str = "scored r
                         f"{tally(r.get('accelerator_model') for r in rows)}; {how}")
     raise UserError(f"--focus {focus.name}: no {what} of this submitter in {round_id}; submitters with {what}s "
                     f"(results): {tally(r.get('submitter') for r in rows)}; {how}")
+
+
+def missing_history(suite, round_id: str, data_dir: Path) -> list[str]:
+    """One line per earlier round the story compares with that is not ingested under ``data_dir``:
+    which round, what is left out without it, and the one command that ingests it. On round day the
+    previous round is often absent; its progress and generation claims then vanish, and the user is
+    told so instead of finding out from a thinner story. (A debut needs no earlier round: it is claimed
+    from the catalogue's source, and an ingested earlier round can only withdraw it.)"""
+    wanted = getattr(suite, "history", None)
+    if wanted is None:
+        return []
+    present = set(rounds.rounds_present(data_dir))
+    shown = _shown(data_dir)
+    lines = []
+    for earlier, angles in wanted(round_id):
+        if earlier in present:
+            continue
+        parsed = rounds.parse_round_id(earlier)
+        out = "" if Path(data_dir).resolve() == paths.DATA.resolve() else f" --out {shown}/{parsed.id}"
+        lines.append(f"history: {parsed.title} is not in {shown}/, so {' and '.join(angles)} claims against it "
+                     f"are left out; to add it: {rounds.ingest_command(parsed)}{out}")
+    return lines
+
+
+def _shown(folder: Path) -> str:
+    """A folder as the user would type it: relative to the working directory when under it."""
+    try:
+        return str(Path(folder).resolve().relative_to(Path.cwd())) or "."
+    except ValueError:
+        return str(folder)

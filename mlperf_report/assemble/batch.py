@@ -99,6 +99,10 @@ def run_from_args(args, split) -> int:
                              focus_accelerator=report.config.focus_accelerator, pool=pool,
                              share_appendix=True)  # one appendix per language for every focus
 
+    from mlperf_report.analysis.planning import missing_history
+
+    for line in missing_history(suite_for(config.round), config.round, Path(args.data_dir).resolve()):
+        print(line, file=sys.stderr)  # once for the batch, not once per focus
     return run_batch(reports, build=None if getattr(args, "no_assemble", False) else build,
                      output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
 

@@ -61,6 +61,15 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
                      focus_accelerator=getattr(args, "focus_accelerator", None))
 
 
+def print_history(plan: Plan) -> None:
+    """Say once which earlier rounds the story would compare with are not ingested, and how to add each."""
+    from mlperf_report.analysis.planning import missing_history
+    from mlperf_report.suites import suite_for
+
+    for line in missing_history(suite_for(plan.round_id), plan.round_id, plan.data_dir):
+        print(line, file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "focus_each", None):
         from mlperf_report.assemble.batch import run_from_args
@@ -69,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     plan = plan_from_args(args)
     print(f"report {plan.round_id}: {len(plan.jobs)} notebooks, {plan.workers} at a time", file=sys.stderr)
+    print_history(plan)
     with contextlib.ExitStack() as stack:
         assemblers = []  # started with the notebooks, when any runs: see report_pools.warm_pool
 

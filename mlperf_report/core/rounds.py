@@ -41,6 +41,15 @@ class RoundId:
         return self.id
 
 
+#: Where MLCommons publishes a round's results tree (``{suite}_results_v{version}``).
+RESULTS_URL = "https://github.com/mlcommons/{suite}_results_v{version}"
+
+
+def ingest_command(round_id: RoundId) -> str:
+    """The one command that ingests a round from MLCommons' public repository."""
+    return f"python build.py ingest {RESULTS_URL.format(suite=round_id.suite, version=round_id.version)}"
+
+
 def successors(round_id: RoundId) -> list[RoundId]:
     """The names the next round of a suite may have: the next minor version, then the next major
     (``training-v4.1`` -> ``training-v4.2``, ``training-v5.0``)."""

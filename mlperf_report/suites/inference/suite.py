@@ -50,6 +50,15 @@ class InferenceSuite:
         return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
                 narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
 
+    def history(self, round_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The earlier round the story compares with: the one just before (its same-hardware progress)."""
+        from mlperf_report.suites.inference.rounds import OLDEST, parse_round
+
+        previous = parse_round(str(round_id)).previous()
+        if (previous.major, previous.minor) < OLDEST:
+            return []
+        return [(previous.id, ("round-over-round progress", "generation"))]
+
     def lead_claims(self, summary, config, lang: str) -> list[dict]:
         """The story's headline and highlights, worded, each with ``note_text`` (the press kit's claims)."""
         from mlperf_report.narrative import story_text

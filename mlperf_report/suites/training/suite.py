@@ -51,6 +51,13 @@ class TrainingSuite:
         return (narrative.headline_summary(figures, config, lang, catalogue=catalogue, summary=summary),
                 narrative.headline_notes(figures, config, lang, catalogue=catalogue, summary=summary))
 
+    def history(self, round_id: str) -> list[tuple[str, tuple[str, ...]]]:
+        """The earlier round the story compares with (the one just before, by mlperf-logging's list)."""
+        from mlperf_report.suites.training.rounds import previous_round_id
+
+        previous = previous_round_id(str(round_id))
+        return [(previous, ("round-over-round progress", "generation"))] if previous else []
+
     def lead_claims(self, summary, config, lang: str) -> list[dict]:
         """The story's headline and highlights, worded, each with ``note_text`` (the press kit's claims)."""
         from mlperf_report.narrative import story_text
