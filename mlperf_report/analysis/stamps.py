@@ -57,13 +57,37 @@ def _file_key(path: Path) -> tuple:
 
 def modules_of(sources: Iterable[Path]) -> list[Path]:
     """Source files of the ``mlperf_report`` modules that these Python files or notebooks import,
-    themselves included, followed transitively (what a report made by them depends on)."""
-    found: set[Path] = set()
-    for source in sources:
-        found |= set(_package_modules(Path(source), _file_key(Path(source))))
-        if Path(source).suffix == ".py":
-            found.add(Path(source))
-    return sorted(found)
+    themselves included, followed transitively (what a report made by them depends on). One walk for
+    all of them: the assembly starts from a dozen files (its formats among them) that share most of
+    what they import."""
+    sources = [Path(source) for source in sources]
+    todo = [name for source in sources for name in _start_imports(source)]
+    found = set(_closure(tuple(sorted(set(todo)))))
+    return sorted(found | {source for source in sources if source.suffix == ".py"})
+
+
+def _start_imports(source: Path) -> tuple[str, ...]:
+    if source.suffix == ".py":
+        return _imports_of(_file_key(source))
+    return tuple(name for text in _code_cells(source) for name in _imported_modules(text))
+
+
+def _code_cells(notebook: Path) -> list[str]:
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+
+
+def _closure(names: tuple[str, ...]) -> tuple[Path, ...]:
+    """The module files importing ``names`` runs, followed transitively, the package's ``__init__`` included."""
+    seen: set[Path] = {paths.ROOT / "mlperf_report" / "__init__.py"}
+    todo = list(names)
+    while todo:
+        for path in _module_files(todo.pop()):
+            if path not in seen:
+                seen.add(path)
+                todo.extend(_imports_of(_file_key(path)))
+    return tuple(sorted(seen))
 
 
 def data_inputs(modules: Iterable[Path]) -> list[Path]:
@@ -86,20 +110,8 @@ def _declared(module: Path) -> tuple[Path, ...]:
 
 @functools.lru_cache(maxsize=None)
 def _package_modules(notebook: Path, _key: tuple) -> tuple[Path, ...]:
-    if notebook.suffix == ".py":
-        sources = [notebook.read_text(encoding="utf-8")]
-    else:
-        nb = json.loads(notebook.read_text(encoding="utf-8"))
-        sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-                   for c in nb.get("cells", []) if c.get("cell_type") == "code"]
-    seen: set[Path] = {paths.ROOT / "mlperf_report" / "__init__.py"}
-    todo = [name for source in sources for name in _imported_modules(source)]
-    while todo:
-        for path in _module_files(todo.pop()):
-            if path not in seen:
-                seen.add(path)
-                todo.extend(_imports_of(_file_key(path)))
-    return tuple(sorted(seen))
+    sources = [notebook.read_text(encoding="utf-8")] if notebook.suffix == ".py" else _code_cells(notebook)
+    return _closure(tuple(name for source in sources for name in _imported_modules(source)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -145,7 +157,8 @@ def _save_import_cache(path: Path, known: dict) -> None:
         pass  # a read-only cache folder: the imports are parsed again next time
 
 
-def _module_files(dotted: str) -> list[Path]:
+@functools.lru_cache(maxsize=None)
+def _module_files(dotted: str) -> tuple[Path, ...]:
     """Files that importing ``mlperf_report.<dotted>`` runs: each package's ``__init__`` on the way and
     the module itself (nothing for a name that is not a module, such as an imported function)."""
     files, folder = [], paths.ROOT / "mlperf_report"
@@ -158,7 +171,7 @@ def _module_files(dotted: str) -> list[Path]:
             break
         else:
             break
-    return files
+    return tuple(files)
 
 
 def _imported_modules(source: str) -> list[str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -24,10 +26,43 @@ STAMP = ".reports.stamp"
 #: What the build made, language -> format -> files: the round-day index and the mail stage read it.
 DELIVERABLES = "deliverables.json"
 
-def _assembly(suite) -> tuple[Path, ...]:
-    """Where the assembly starts: this module and the round's suite (whose methods import its narrative;
-    ``stamps.modules_of`` follows every import from there)."""
-    return (Path(__file__), Path(sys.modules[type(suite).__module__].__file__))
+#: Installed packages whose version shapes a deliverable (drawing, fonts, PDF, decks, workbooks): an
+#: upgrade of any makes the reports stale, as an edit of the project's own code does.
+SHAPING_PACKAGES = ("matplotlib", "seaborn", "weasyprint", "pydyf", "fonttools", "python-pptx", "openpyxl",
+                    "nbconvert", "jinja2", "babel", "noto-cjk-sans-otc")
+
+
+def _assembly(suite, deliverables=()) -> tuple[Path, ...]:
+    """Where the assembly starts: this module, the round's suite (whose methods import its narrative),
+    every chosen format's module and the modules the assembling processes import by name
+    (``report_pools.WARM_UP``). None of those is a static import of this module, so without them an
+    edit of a format (``slides.py``) or of what only it imports (``kit_charts.py``) left the reports
+    "up to date"; ``stamps.modules_of`` follows every import from each start."""
+    from mlperf_report.assemble import formats, report_pools
+
+    starts = [Path(__file__), Path(sys.modules[type(suite).__module__].__file__)]
+    starts += [path for path in map(formats.source_of, deliverables) if path is not None]
+    starts += [formats.module_path(module) for module, _ in report_pools.WARM_UP if module.startswith("mlperf_report.")]
+    return tuple(dict.fromkeys(starts))
+
+
+def shaping_versions() -> dict[str, str]:
+    """The installed version of each package in :data:`SHAPING_PACKAGES` ("" when absent), read from
+    the ``*.dist-info`` folder names on ``sys.path`` (one listing per folder: a few milliseconds, where
+    ``importlib.metadata.version`` took 50 ms for these eleven, a quarter of a no-op rebuild)."""
+    wanted = {re.sub(r"[-_.]+", "_", name).lower(): name for name in SHAPING_PACKAGES}
+    versions = dict.fromkeys(SHAPING_PACKAGES, "")
+    for folder in sys.path:
+        try:
+            names = [entry.name for entry in os.scandir(folder or ".") if entry.name.endswith(".dist-info")]
+        except OSError:
+            continue
+        for name in names:
+            project, _, version = name[: -len(".dist-info")].partition("-")
+            key = wanted.get(re.sub(r"[-_.]+", "_", project).lower())
+            if key and not versions[key]:
+                versions[key] = version
+    return versions
 
 
 def _digest(files: list[Path], extra: dict) -> str:
@@ -38,13 +73,16 @@ def _digest(files: list[Path], extra: dict) -> str:
     return hasher.hexdigest()
 
 
-def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path) -> list[Path]:
-    """Every file the assembled reports are made from, in a fixed order."""
+def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path,
+                  deliverables=()) -> list[Path]:
+    """Every file the assembled reports are made from, in a fixed order: the notebooks' products, the
+    templates, the code of the assembly and of the ``deliverables`` chosen, the data files that code
+    declares (catalogues, fonts), prices and configuration."""
     from mlperf_report.analysis import stamps
     from mlperf_report.suites import suite_for
 
     templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file())
-    code = stamps.modules_of(_assembly(suite_for(plan.round_id)))
+    code = stamps.modules_of(_assembly(suite_for(plan.round_id), deliverables))
     made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]
     return [*made, *templates, *code, *stamps.data_inputs(code), Path(prices_file), Path(config_file)]
 
@@ -84,9 +122,10 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     langs = list(config.languages)
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
-    inputs = report_inputs(plan, results, prices_file, config_file)
+    inputs = report_inputs(plan, results, prices_file, config_file, config.deliverables)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
-                              "titles": [titles[lang] for lang in langs]})
+                              "titles": [titles[lang] for lang in langs], "deliverables": list(config.deliverables),
+                              "packages": shaping_versions()})
     stamp = round_out / STAMP
     if not force and _up_to_date(stamp, digest, round_out):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)

@@ -19,8 +19,12 @@ The document calls them through the registry and never by name, as the shared st
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
+from pathlib import Path
 from typing import Protocol
 
+from mlperf_report.core import paths
 from mlperf_report.core.errors import UserError
 
 #: The formats of the project: name -> module.
@@ -58,6 +62,25 @@ def get(name: str) -> Format:
         return importlib.import_module(BUILT_IN[name])
     known = ", ".join(sorted({*BUILT_IN, *_registered}))
     raise UserError(f"deliverables: no format called {name!r}; the formats are {known} (data/report.yaml)")
+
+
+def source_of(name: str) -> Path | None:
+    """The file of the module that implements format ``name``, found without importing it (a build's
+    stamp starts from it: formats are imported by name, which no static import shows)."""
+    if name in _registered:
+        fmt = _registered[name]
+        module = fmt if inspect.ismodule(fmt) else sys.modules.get(type(fmt).__module__)
+        found = getattr(module, "__file__", None)
+        return Path(found) if found else None
+    if name in BUILT_IN:
+        return module_path(BUILT_IN[name])
+    return None
+
+
+def module_path(dotted: str) -> Path:
+    """The file of a module of this project by its dotted name, without importing it or its parents
+    (``importlib.util.find_spec`` would import the parents, on the no-op rebuild's path)."""
+    return paths.ROOT.joinpath(*dotted.split(".")).with_suffix(".py")
 
 
 def chosen(names) -> list[Format]:
