@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from mlperf_report.core.errors import UserError
-from mlperf_report.ingest.summary import summary_line
+from mlperf_report.ingest.summary import official_lines, summary_line
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +23,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "line, e.g. ../shared/mlperf/ABSENT.txt); their result sets are reported as incomplete")
     parser.add_argument("--no-compliance", dest="compliance", action="store_false",
                         help="skip MLCommons' compliance checker (quick look: the manifest then says the scores are unchecked)")
+    parser.add_argument("--official", type=Path, metavar="FILE",
+                        help="MLCommons' results table (the summarizer's .xlsx, or a CSV with id, submitter, system): "
+                             "the MLPerf result IDs of a Training round")
     parser.add_argument("--strict", action="store_true", help="exit non-zero when any problem was found")
     parser.add_argument("--quiet", action="store_true", help="print only the summary line")
 
@@ -76,14 +79,17 @@ def run(args: argparse.Namespace) -> int:
         absent = read_absent(args.absent) if args.absent else []
         ingest = suite_for(round_.id)
         what = "checking logs (compliance)" if args.compliance else "scanning logs"
+        options = {"official": args.official} if args.official else {}  # a suite without IDs needs no such option
         result = ingest.ingest(source, facts, round_, jobs=args.jobs, progress=_progress(sys.stderr, what),
-                               absent=absent, compliance=args.compliance)
+                               absent=absent, compliance=args.compliance, **options)
     finally:
         source.close()
     written = ingest.write_tables(result, out_dir)
     if not args.quiet:
         for problem in result.problems:
             print(f"  problem: {problem['file']}: {problem['problem']}", file=sys.stderr)
+    for line in official_lines(result.manifest):
+        print(line)
     print(summary_line(round_.id, result, written, out_dir, time.perf_counter() - started))
     return _strict_exit(args, result, out_dir)
 

@@ -24,6 +24,9 @@ MAX_ROUND_BYTES = 16 << 30
 MAX_LINE_BYTES = 1 << 20
 #: Largest systems JSON or scaling.json.
 MAX_JSON_BYTES = 4 << 20
+#: Largest MLCommons summary (a Training submitter's ``summary.json``, an Inference round's
+#: ``summary_results.json``: a few MiB for the largest round) or results table given with ``--official``.
+MAX_SUMMARY_BYTES = 64 << 20
 #: Deepest nesting of arrays/objects in a JSON document (systems JSON, MLLOG line, scaling.json).
 MAX_JSON_DEPTH = 64
 #: Deepest folder (or archive path) below the source root; deeper ones are not listed.
@@ -55,11 +58,11 @@ def mib(value: int) -> str:
     return f"{value / (1 << 20):g} MiB"
 
 
-def read_capped(handle: BinaryIO, limit: int, what: str) -> bytes:
+def read_capped(handle: BinaryIO, limit: int, what: str, limit_name: str = "MAX_JSON_BYTES") -> bytes:
     """All of ``handle`` when it holds at most ``limit`` bytes, else LimitError (reads limit+1 at most)."""
     data = handle.read(limit + 1)
     if len(data) > limit:
-        raise LimitError(f"{what} is larger than {mib(limit)} (limit MAX_JSON_BYTES); not read")
+        raise LimitError(f"{what} is larger than {mib(limit)} (limit {limit_name}); not read")
     return data
 
 

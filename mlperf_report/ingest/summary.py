@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mlperf_report.ingest.official import official_line
+
 
 def summary_line(round_id: str, result, written: list[Path], out_dir: Path, seconds: float) -> str:
     counts = result.manifest["counts"]
@@ -34,3 +36,15 @@ def _drift_words(compliance: dict) -> list[str]:
             f"{len(alarm['submitters'])} submitters fail {alarm['rule']!r} (a rule changed after the round? "
             f"record how the round was reviewed in {compliance['amendments_file']}); "
             for alarm in compliance.get("drift", [])]
+
+
+def official_lines(manifest: dict) -> list[str]:
+    """What ingest says of MLCommons' own numbers: the comparison with the tree's summaries (one line)
+    and the results table's IDs (one line, the rows that matched no result listed once)."""
+    lines = [line] if (line := official_line(manifest)) else []
+    ids = manifest.get("official_ids")
+    if ids:
+        unmatched = ids["unmatched"]
+        lines.append(f"MLCommons results table {ids['file']}: {ids['matched']} of {ids['rows']} rows matched a system"
+                     + (f"; not matched: {'; '.join(unmatched)}" if unmatched else ""))
+    return lines

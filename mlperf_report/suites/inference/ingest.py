@@ -23,7 +23,7 @@ from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
 from mlperf_report.ingest.systems import SystemJsonError, parse_system
 from mlperf_report.core import limits
-from mlperf_report.suites.inference import accuracy, endpoints, power, validity
+from mlperf_report.suites.inference import accuracy, endpoints, official, power, validity
 from mlperf_report.suites.inference.checker_rules import POWER_UNITS, mlperf_model, required_tests
 from mlperf_report.suites.inference.loadgen import SUMMARY_FIELDS, SummaryError, parse_summary
 from mlperf_report.suites.inference.metrics import effective_scenario, primary_metric
@@ -34,7 +34,7 @@ RESULT_COLUMNS = ["round", "division", "category", "availability", "submitter", 
                   "model", "benchmark", "scenario", "metric", "result", "unit", "valid", "status_detail", "accuracy",
                   "accuracy_target_met", "compliance_passed", "power_result", "power_unit",
                   "power_detail", "accelerator_model", "accelerators", "host_processor_model", "host_processors", "nodes",
-                  "framework"]
+                  "framework", "mlcommons_id"]
 INT_COLUMNS = ("accelerators", "host_processors", "nodes")
 
 #: Checker rules this tool cannot apply to a cut tree, and why (recorded in every manifest).
@@ -64,6 +64,7 @@ class IngestResult:
     systems: pd.DataFrame
     manifest: dict
     problems: list[dict] = field(default_factory=list)
+    tables: dict = field(default_factory=dict)  # official_check.csv where the tree holds summary_results.json
 
 
 def _text(source: Source, name: str | None) -> str | None:
@@ -291,23 +292,29 @@ def ingest(source: Source, source_facts: dict, round_: Round, jobs: int | None =
                                mappings.get(folder.key[:2])))
         if progress:
             progress(done, len(folders))
-    results = _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS))
-    known = {(d, o, stem.lower()) for d, o, stem in tree.systems}
-    for division, org, system in sorted({f.key[:3] for f in folders}):
-        if (division, org, system.lower()) not in known:
-            problems.append({"file": f"{division}/{org}/systems/{system}.json",
-                             "problem": "systems JSON missing; its results have no system facts"})
+    strip = _strip(tree.top)
+    results, extra_tables, official_keys = official.check_round(
+        source, [e.name for e in listing.entries], tree.top, _typed(pd.DataFrame(rows, columns=RESULT_COLUMNS)),
+        problems, strip)
+    _missing_systems(tree, folders, problems)
     systems_df = pd.DataFrame(list(systems.values()))
     if not systems_df.empty:
         front = ["submitter", "system_id", "division", "category", "availability"]
         systems_df = systems_df[front + [c for c in systems_df.columns if c not in front]]
         systems_df = _typed_systems(systems_df)
-    strip = _strip(tree.top)
     problems = sorted(({"file": strip(p["file"]), "problem": p["problem"]} for p in problems),
                       key=lambda p: (p["file"], p["problem"]))
-    tree.ignored = [(strip(n), r) for n, r in tree.ignored]
-    manifest = _manifest(round_, source_facts, tree, results, systems_df, problems)
-    return IngestResult(round_, results, systems_df, manifest, problems)
+    tree.ignored = [(strip(n), r) for n, r in tree.ignored if strip(n) != official.NAME]
+    manifest = {**_manifest(round_, source_facts, tree, results, systems_df, problems), **official_keys}
+    return IngestResult(round_, results, systems_df, manifest, problems, extra_tables)
+
+
+def _missing_systems(tree: Tree, folders: list[ResultFolder], problems: list[dict]) -> None:
+    known = {(d, o, stem.lower()) for d, o, stem in tree.systems}
+    for division, org, system in sorted({f.key[:3] for f in folders}):
+        if (division, org, system.lower()) not in known:
+            problems.append({"file": f"{division}/{org}/systems/{system}.json",
+                             "problem": "systems JSON missing; its results have no system facts"})
 
 
 def _files_of(folder: ResultFolder) -> list[str]:
@@ -326,4 +333,5 @@ def _typed_systems(frame: pd.DataFrame) -> pd.DataFrame:
 
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
     """Write results.csv, systems.csv and manifest.json, renamed into place together."""
-    return tables.write_tables({"results.csv": result.results, "systems.csv": result.systems}, result.manifest, out_dir)
+    return tables.write_tables({"results.csv": result.results, "systems.csv": result.systems, **result.tables},
+                               result.manifest, out_dir)

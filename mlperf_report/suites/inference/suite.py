@@ -19,9 +19,13 @@ class InferenceSuite:
 
         return parse_round(str(round_id))
 
-    def ingest(self, source, source_facts, round_, **options):
+    def ingest(self, source, source_facts, round_, official=None, **options):
+        from mlperf_report.core.errors import UserError
         from mlperf_report.suites.inference import ingest
 
+        if official is not None:
+            raise UserError("--official reads MLCommons' results table of a Training round; an Inference tree "
+                            "carries its result IDs in summary_results.json at its root")
         return ingest.ingest(source, source_facts, round_, **options)
 
     def write_tables(self, result, out_dir):

@@ -22,7 +22,7 @@ from mlperf_report.ingest import reader, tables
 from mlperf_report.core import limits
 from mlperf_report.core.errors import InputError
 from mlperf_report.suites.training.power import round_has_power
-from mlperf_report.suites.training import scan
+from mlperf_report.suites.training import official as checks, scan
 from mlperf_report.suites.training.mllog import RunFacts
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
@@ -35,7 +35,7 @@ RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_
 RESULT_COLUMNS = ["round", "division", "availability", "submitter", "system_id", "system_name",
                   "benchmark", "score_min", "runs_found", "runs_required", "runs_converged",
                   "runs_noncompliant", "runs_absent", "energy_j", "scaling_factor", "status", "status_detail", "accelerator_model", "accelerators",
-                  "host_processor_model", "host_processors", "nodes", "framework"]
+                  "host_processor_model", "host_processors", "nodes", "framework", "mlcommons_id"]
 INT_COLUMNS = ("run_start_ms", "run_stop_ms", "runs_found", "runs_required", "runs_converged", "runs_noncompliant",
                "runs_absent",
                "accelerators", "host_processors", "nodes")
@@ -50,6 +50,7 @@ class IngestResult:
     manifest: dict
     problems: list[dict] = field(default_factory=list)
     verdicts_from_cache: int = 0  # not in the manifest, which must not depend on the cache's state
+    tables: dict = field(default_factory=dict)  # official_check.csv where the tree holds MLCommons' summaries
 
 
 # --- building the tables ------------------------------------------------------------------------
@@ -249,12 +250,15 @@ def _tree_relative(top: str) -> Callable[[str], str]:
 
 def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int | None = None,
            progress: Callable[[int, int], None] | None = None, absent: list[str] = (),
-           compliance: bool = True, cache_dir: Path | None = None, amendments_file: Path | None = None) -> IngestResult:
+           compliance: bool = True, cache_dir: Path | None = None, amendments_file: Path | None = None,
+           official: Path | None = None) -> IngestResult:
     """Read, scan and score a whole results tree (no output written). ``absent``: lines naming result
     files known to be missing from this copy (e.g. ABSENT.txt), so their result sets say so.
     ``compliance``: judge every result file with MLCommons' checker (verdicts cached in ``cache_dir``,
     default ``.cache/``; rules changed after the round amended from ``amendments_file``, default
-    ``data/checker_amendments.yaml``); without it the scores are unchecked and the manifest says so."""
+    ``data/checker_amendments.yaml``); without it the scores are unchecked and the manifest says so.
+    ``official``: MLCommons' results table, for the result IDs; the submitters' ``summary.json`` files are
+    compared with the scores whenever the tree holds them (``training.official``)."""
     listing = source.list()
     problems = [{"file": name, "problem": reason} for name, reason in listing.refused]
     tree = classify(listing.entries, listing.folders)
@@ -264,8 +268,10 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         raise InputError(f"{source.label}: no result files found (expected <org>/results/<system>/<benchmark>/"
                          "result_*.txt); is this an MLPerf Training results tree? Nothing was written.")
     contents: dict = {}
+    summaries = checks.summary_files([entry.name for entry in listing.entries], tree.top)
     if isinstance(source, TarSource):  # one pass for the small files too
-        contents = _read_tar_small(source, {e.name for e in [*tree.systems.values(), *tree.scaling.values()]})
+        contents = _read_tar_small(source, {e.name for e in [*tree.systems.values(), *tree.scaling.values()]}
+                                   | set(summaries.values()))
     systems = _read_systems(source, tree, problems, contents)
     scaling = _scaling_factors(source, tree, problems, contents, round_.applies_scaling)
     to_scan, over = reader.within_round_limit(tree.results, lambda result: result.entry.size)
@@ -277,34 +283,47 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
         scan.save_verdicts(round_, cache_dir, check, verdicts)
     runs, results, systems_df = build_tables(round_, tree, systems, facts, scaling, problems, verdicts)
     results, power_files = _energy(round_, source, listing.entries, runs, results)
-    ignored = [(name, reason) for name, reason in tree.ignored if name not in power_files]
-    with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
-    for (org, stem), entry in sorted(tree.systems.items()):
-        if (org, stem.lower()) not in with_results:
-            problems.append({"file": entry.name, "problem": "systems JSON with no results folder; listed in systems.csv only"})
     strip = _tree_relative(tree.top)
+    results, extra_tables, official_keys = checks.check_round(
+        source, list(summaries.values()), tree.top, results, tree.result_sets,
+        lambda org, sid: _set_identity(systems, org, sid)[1], contents, problems, strip, official)
+    ignored = [(name, reason) for name, reason in tree.ignored
+               if name not in power_files and name not in summaries.values()]
+    _orphan_systems(tree, problems)
     problems = sorted(({"file": strip(p["file"]), "problem": p["problem"]} for p in problems),
                       key=lambda p: (p["file"], p["problem"]))
     runs["file"] = runs["file"].map(strip)
-    status_counts = results["status"].value_counts().sort_index().to_dict()
     manifest = {
         "tool": "mlperf-report", "tool_version": __version__,
         "round": round_.id, "source": {**source_facts, "tree_top": tree.top},
-        "counts": {
-            "result_files": len(tree.results), "absent_result_files": sum(map(len, tree.absent.values())),
-            "bytes_scanned": int(sum(f.bytes_read for f in facts.values())),
-            "systems": len(systems_df), "result_sets": len(results),
-            "scored": int(status_counts.get("ok", 0)),
-            "by_status": {k: int(v) for k, v in status_counts.items()},
-            "problems": len(problems), "ignored": len(ignored),
-            "power_files": len(power_files),
-        },
+        "counts": _counts(tree, facts, systems_df, results, len(problems), len(ignored), len(power_files)),
         "compliance": scan.compliance_manifest(round_, check, verdicts, runs),
+        **official_keys,
         "problems": problems,
         "ignored": [{"file": strip(name), "reason": reason} for name, reason in ignored],
     }
     return IngestResult(round_, runs, results, systems_df, manifest, problems,
-                        sum(1 for outcome in verdicts.values() if outcome[2]))
+                        sum(1 for outcome in verdicts.values() if outcome[2]), extra_tables)
+
+
+def _orphan_systems(tree: Tree, problems: list[dict]) -> None:
+    with_results = {(org, system.lower()) for org, system, _ in tree.result_sets}
+    for (org, stem), entry in sorted(tree.systems.items()):
+        if (org, stem.lower()) not in with_results:
+            problems.append({"file": entry.name, "problem": "systems JSON with no results folder; listed in systems.csv only"})
+
+
+def _counts(tree: Tree, facts: dict, systems_df: pd.DataFrame, results: pd.DataFrame, problems: int,
+            ignored: int, power_files: int) -> dict:
+    status_counts = results["status"].value_counts().sort_index().to_dict()
+    return {
+        "result_files": len(tree.results), "absent_result_files": sum(map(len, tree.absent.values())),
+        "bytes_scanned": int(sum(f.bytes_read for f in facts.values())),
+        "systems": len(systems_df), "result_sets": len(results),
+        "scored": int(status_counts.get("ok", 0)),
+        "by_status": {k: int(v) for k, v in status_counts.items()},
+        "problems": problems, "ignored": ignored, "power_files": power_files,
+    }
 
 
 def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
@@ -325,5 +344,5 @@ def _energy(round_: rounds.Round, source: Source, entries, runs: pd.DataFrame,
 
 def write_tables(result: IngestResult, out_dir: Path) -> list[Path]:
     """Write runs, results, systems and the manifest, renamed into place together."""
-    return tables.write_tables({"runs.csv": result.runs, "results.csv": result.results, "systems.csv": result.systems},
-                               result.manifest, out_dir)
+    return tables.write_tables({"runs.csv": result.runs, "results.csv": result.results, "systems.csv": result.systems,
+                                **result.tables}, result.manifest, out_dir)
