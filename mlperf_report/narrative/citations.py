@@ -54,6 +54,11 @@ def _group_text(key: tuple, ids: list[str], lang: str, bench: Namer | None, scen
     return label(key_, lang, suite=suite, division=division_text, benchmark=named, ids=id_list(ids, lang))
 
 
+def listed(found: list[str], lang: str) -> str:
+    """Citations one after the other: ``; `` between them (each has commas of its own), ``；`` in Chinese."""
+    return ("；" if lang.startswith("zh") else "; ").join(found)
+
+
 def id_list(ids: list[str], lang: str) -> str:
     """Result IDs listed: ``5.1-0002, 5.1-0007`` (``5.1-0002、5.1-0007`` in Chinese)."""
     return ("、" if lang.startswith("zh") else ", ").join(ids)

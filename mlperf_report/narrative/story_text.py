@@ -272,9 +272,11 @@ def note_text(claim: dict, lang: str, cited: Callable[[str], str], *, scaling_ef
     where and when they were retrieved: ``retrieval`` is (source, date)), MLCommons' notice where it
     derives a figure, and what it needs besides (each price's source, a debut's source, how
     efficiency is computed)."""
-    items = joined(cited_items(claim, lang, cited, names), lang)
+    with_ids = citations.has_ids(claim.get("cites", ()), claim.get("cite_ids"))
+    found = cited_items(claim, lang, cited, names)
+    items = citations.listed(found, lang) if with_ids else joined(found, lang)
     text = label("story.note" if claim.get("derived") else "story.note_plain", lang, items=items)
-    if retrieval and citations.has_ids(claim.get("cites", ()), claim.get("cite_ids")):
+    if retrieval and with_ids:
         text += ("" if lang.startswith("zh") else " ") + citations.retrieved_sentence(retrieval[0], retrieval[1], lang)
     return text + _extra_note(claim, lang, scaling_efficiency if scaling_efficiency is not None
                               else claim.get("scaling_efficiency"))
