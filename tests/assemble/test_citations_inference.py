@@ -99,3 +99,15 @@ def test_without_ids_the_path_stays_and_report_says_once_how_to_add_them(without
     assert f"Based on: inference-v4.1/closed/{FOCUS}/r760_u4_slim/" in en and "result ID" not in en
     assert "Result IDs are not part of this copy of the results." in en
     assert stderr.count(HINT) == 1 and len([line for line in stderr.splitlines() if "citations:" in line]) == 1
+
+
+def test_the_email_notes_cite_the_ids(with_ids):
+    from mlperf_report.core.config import load_config
+    from mlperf_report.narrative.rendering import load_figures
+    from mlperf_report.suites import suite_for
+
+    folder, acme, _ = with_ids
+    config = load_config().with_overrides(round=ROUND, focus_submitter=FOCUS)
+    figures, summary = load_figures(folder / "figures", {"resnet", "summary"})
+    _, notes = suite_for(ROUND).headlines(figures, summary, config, "zh-Hant")
+    assert notes[0].startswith("[1] 依據：MLPerf® Inference v4.1，封閉組") and acme in notes[0]

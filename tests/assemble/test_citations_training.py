@@ -147,3 +147,16 @@ def test_every_card_cites_the_ids_in_its_svg_and_draws_its_citation(built):
     image = Image.open(io.BytesIO((folder / made[0]).read_bytes())).convert("L")
     citation_band = image.crop((48, 675 - 48 - 66, 1152, 675 - 48))
     assert image.size == (1200, 675) and citation_band.getextrema()[0] < 128  # the citation is drawn, in ink
+
+
+def test_the_email_notes_cite_the_ids(built):
+    from mlperf_report.narrative.rendering import load_figures
+    from mlperf_report.suites import suite_for
+
+    folder, _, _, config_file = built
+    config = load_config(config_file).with_overrides(round=ROUND, focus_submitter="Graphcore")
+    figures, summary = load_figures(folder / "figures", {"resnet", "bert", "summary"})
+    first = _headline_ids(folder)[0]
+    for lang, word in (("en", "result ID"), ("zh-Hant", "成績編號")):
+        _, notes = suite_for(ROUND).headlines(figures, summary, config, lang)
+        assert any(first in note and word in note for note in notes), notes
