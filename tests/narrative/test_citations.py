@@ -87,3 +87,19 @@ def test_the_configured_map_fills_gaps_and_a_disagreement_is_said_once():
     lines = citing.conflicts(figures, config, ROUND)
     assert lines == [f"citations: report.yaml source.result_ids gives 5.1-0099 for Acme/box-8; the results table of "
                      f"{ROUND} has 5.1-0002, which is cited"]
+
+
+def test_a_focus_result_without_an_id_asks_for_the_ids_once_every_one_has_one():
+    config = {"round": ROUND, "focus_submitter": "Acme", "source": {"result_ids": {"Acme/box-4": "5.1-0004"}}}
+    summary = {"round": ROUND, "story": {"headline": {"cites": [A], "cite_ids": {A: "5.1-0002"}}}}
+
+    class Config(dict):
+        round = ROUND
+
+    def figures(box8_id):
+        return {"bert": {"focus": {"closed": [
+            {"submitter": "Acme", "system_id": "box-8", "result_id": A, "mlcommons_id": box8_id},
+            {"submitter": "Acme", "system_id": "box-4", "result_id": A.replace("box-8", "box-4"), "mlcommons_id": None}]}}}
+    assert citing.notices(figures("5.1-0002"), summary, Config(config)) == []
+    hint = citing.notices(figures(None), summary, Config(config))
+    assert len(hint) == 1 and hint[0].startswith(f"citations: {ROUND} has no MLCommons result ID") and "--official" in hint[0]
