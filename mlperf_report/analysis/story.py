@@ -36,7 +36,7 @@ from mlperf_report.analysis.story_ecosystem import ecosystem
 from mlperf_report.core.accelerators import Generations
 
 __all__ = ["ANGLES", "COLUMNS", "NOISE", "SCALING_EFFICIENCY", "Claim", "Focus", "Story", "find_claims", "leads",
-           "rank", "tell"]
+           "rank", "tell", "with_cite_ids", "mlcommons_ids"]
 
 
 def find_claims(frame: pd.DataFrame, focus: Focus, generations: Generations,
@@ -92,3 +92,22 @@ def tell(claims: Iterable[Claim], focus: Focus, *, order: Iterable[str] | None =
 def story_focus(focus) -> Focus:
     """The configuration's focus as the engine's (a predicate over submitter and accelerator model)."""
     return Focus(focus.kind, focus.name, focus.matches)
+
+
+def mlcommons_ids(frame: pd.DataFrame, ids: Iterable) -> dict[str, str]:
+    """Story result id -> MLCommons result ID (``5.1-0002``) of each row of a comparable frame that has
+    one (``ids``: the rows' IDs in order, empty or missing where the table has none)."""
+    return {str(r): str(i).strip() for r, i in zip(frame["result_id"], ids)
+            if isinstance(i, str) and i.strip()}
+
+
+def with_cite_ids(story: dict, ids: Mapping[str, str]) -> dict:
+    """summary.json's story with each claim's ``cite_ids`` (its cited results' MLCommons IDs, those
+    known): what its footnotes cite. The claims, their order and their facts are untouched."""
+    def cited(claim: dict | None) -> dict | None:
+        if not claim:
+            return claim
+        found = {c: ids[c] for c in claim.get("cites", ()) if c in ids}
+        return {**claim, "cite_ids": found} if found else claim
+    return {**story, "headline": cited(story.get("headline")),
+            "highlights": [cited(c) for c in story.get("highlights", [])], "body": [cited(c) for c in story.get("body", [])]}

@@ -184,19 +184,35 @@ def _narratives(suite, config, langs: list[str], round_out: Path, results, catal
     """(language, narrative HTML, notes HTML, kit), rendered one language at a time as they are asked for."""
     from mlperf_report.assemble.kit import kit_of
     from mlperf_report.assemble.sections import SECTION_KINDS
+    from mlperf_report.narrative import citations
     from mlperf_report.narrative.rendering import load_figures
 
     figures, summary = load_figures(round_out / "figures", {Path(r.figures).stem for r in results})
     exhibits = any(SECTION_KINDS.get(Path(r.notebook).stem) == "appendix" for r in results)
     lead = getattr(suite, "lead_claims", None)
+    _notify(getattr(suite, "citation_notices", None), figures, summary, config)
+    retrieved = citations.source_of(config.source, config.round)[1] or ""
     for lang in langs:
         rendered = suite.render(figures, summary, config, lang, catalogue=catalogue)
         claims = lead(summary, config, lang) if lead else []
         fallback = suite.headlines(figures, summary, config, lang, catalogue=catalogue) if not claims else ([], [])
         kit = kit_of(claims, lang=lang, round_id=config.round, round_title=_round_title(config.round),
                      title=titles[lang], date=date, focus_name=config.focus.name if config.focus.kind != "none" else "",
-                     has_exhibits=exhibits, fallback=fallback)
+                     has_exhibits=exhibits, fallback=fallback, retrieved=retrieved)
         yield lang, rendered.narrative, rendered.notes, kit
+
+
+#: The notices this process has printed: each is said once, however many reports a batch builds.
+_NOTIFIED: set[str] = set()
+
+
+def _notify(notices, figures, summary, config) -> None:
+    """Print the suite's notices about the report's citations (``Suite.citation_notices``: IDs given
+    twice and differing, how to add the missing ones), each once."""
+    for line in notices(figures, summary, config) if notices else ():
+        if line not in _NOTIFIED:
+            _NOTIFIED.add(line)
+            print(line, file=sys.stderr)
 
 
 def _round_title(round_id: str) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from mlperf_report.analysis.claim_charts import ClaimChart
 from mlperf_report.core.rounds import parse_round_id
+from mlperf_report.narrative import citations
 from mlperf_report.narrative.rendering import MARK, TRADEMARK_LEGEND
 
 
@@ -30,6 +31,8 @@ class KitClaim:
     chart_title: str = ""
     angle: str = ""
     kind: str = ""
+    citations: tuple[str, ...] = ()  # the cited results as a footer lists them: by MLCommons result ID, else path
+    has_ids: bool = False            # whether one of them is cited by its MLCommons result ID
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Kit:
     claims: tuple[KitClaim, ...] = ()  # the headline first
     has_exhibits: bool = False
     legend: str = TRADEMARK_LEGEND
+    retrieved: str = ""  # when the results were retrieved (report.yaml's source.retrieved, YYYY-MM-DD), or ""
 
     @property
     def headline(self) -> KitClaim | None:
@@ -66,13 +70,15 @@ class Kit:
 
 
 def kit_of(claims: list[dict], *, lang: str, round_id: str, round_title: str, title: str, date: str,
-           focus_name: str, has_exhibits: bool, fallback: tuple[list[str], list[str]] = ([], [])) -> Kit:
+           focus_name: str, has_exhibits: bool, fallback: tuple[list[str], list[str]] = ([], []),
+           retrieved: str = "") -> Kit:
     """The kit of ``claims`` (``Suite.lead_claims``); without a story, the email's headline lines and
     notes (``fallback``: ``Suite.headlines``), which carry no chart."""
     made = tuple(KitClaim(c["text"], c.get("note_text", ""), tuple(c.get("cites") or ()), bool(c.get("derived")),
-                          c.get("chart"), c.get("chart_title", ""), c.get("angle", ""), c.get("kind", ""))
+                          c.get("chart"), c.get("chart_title", ""), c.get("angle", ""), c.get("kind", ""),
+                          tuple(c.get("citations") or ()), citations.has_ids(c.get("cites") or (), c.get("cite_ids")))
                  for c in claims)
     if not made:
         lines, notes = fallback
         made = tuple(KitClaim(re.sub(r"\s*\[\d+\]$", "", line), " ".join(notes[:1])) for line in lines[:7])
-    return Kit(lang, round_id, round_title, title, date, focus_name, made, has_exhibits)
+    return Kit(lang, round_id, round_title, title, date, focus_name, made, has_exhibits, retrieved=retrieved)

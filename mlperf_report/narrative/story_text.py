@@ -16,6 +16,7 @@ from mlperf_report.analysis import names
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
+from mlperf_report.narrative import citations
 from mlperf_report.narrative.story_words import (FACTOR_FROM, LIST_ITEMS, accelerators_text, after_owner,  # noqa: F401
                                                  chip_text, chips_of, energy_text, entered_text, factor_text, gap_text, joined, lead,
                                                  money_text, named_of_text, own_system_text, plain_ratio, ratio_text,
@@ -258,11 +259,25 @@ def _extra_note(claim: dict, lang: str, efficiency: float | None) -> str:
     return ""
 
 
-def note_text(claim: dict, lang: str, cited: Callable[[str], str], *, scaling_efficiency: float | None = None) -> str:
-    """The footnote of a claim: the results it rests on, MLCommons' notice where it derives a figure,
-    and what it needs besides (each price's source, a debut's source, how efficiency is computed)."""
-    items = joined([cited(c) for c in claim.get("cites", ())], lang)
+def cited_items(claim: dict, lang: str, cited: Callable[[str], str] = str, names: Names | None = None) -> list[str]:
+    """The results a claim rests on as its footnote lists them: by MLCommons result ID where
+    ``cite_ids`` has one (``citations.items``), else as ``cited`` names the result (its path)."""
+    return citations.items(claim.get("cites", ()), claim.get("cite_ids"), lang, path=cited,
+                           bench=names.benchmark if names else None, scenario=names.scenario if names else None)
+
+
+def note_text(claim: dict, lang: str, cited: Callable[[str], str], *, scaling_efficiency: float | None = None,
+              names: Names | None = None, retrieval: tuple[str, str | None] | None = None) -> str:
+    """The footnote of a claim: the results it rests on (by MLCommons result ID where known, then
+    where and when they were retrieved: ``retrieval`` is (source, date)), MLCommons' notice where it
+    derives a figure, and what it needs besides (each price's source, a debut's source, how
+    efficiency is computed)."""
+    with_ids = citations.has_ids(claim.get("cites", ()), claim.get("cite_ids"))
+    found = cited_items(claim, lang, cited, names)
+    items = citations.listed(found, lang) if with_ids else joined(found, lang)
     text = label("story.note" if claim.get("derived") else "story.note_plain", lang, items=items)
+    if retrieval and with_ids:
+        text += ("" if lang.startswith("zh") else " ") + citations.retrieved_sentence(retrieval[0], retrieval[1], lang)
     return text + _extra_note(claim, lang, scaling_efficiency if scaling_efficiency is not None
                               else claim.get("scaling_efficiency"))
 
@@ -282,9 +297,11 @@ def render(story: dict | None, lang: str, names_: Names, round_id: str) -> dict:
             "body": [{"angle": a, "title": label(f"story.angle.{a}", lang), "claims": cs} for a, cs in body.items()]}
 
 
-def lead_claims(story: dict | None, lang: str, names: Names, round_id: str) -> list[dict]:
+def lead_claims(story: dict | None, lang: str, names: Names, round_id: str, *,
+                retrieval: tuple[str, str | None] | None = None) -> list[dict]:
     """The story's headline and highlights worded for ``lang``, each with its footnote as
-    ``note_text``, its chart (``analysis.claim_charts``, or None) and the chart's benchmark as the
+    ``note_text``, its cited results as a footer lists them (``citations``: by MLCommons result ID
+    where known), its chart (``analysis.claim_charts``, or None) and the chart's benchmark as the
     suite names it (``chart_title``): what the email, the slides, the brief and the cards lead with."""
     from mlperf_report.analysis import claim_charts
     from mlperf_report.core.config import Focus
@@ -299,5 +316,6 @@ def lead_claims(story: dict | None, lang: str, names: Names, round_id: str) -> l
             parts = [names.benchmark(chart.benchmark, round_id, lang)] + ([names.scenario(chart.scenario, lang)]
                                                                            if chart.scenario else [])
             title = " · ".join(parts + [label(f"division.{chart.division}.title", lang)] if chart.division else parts)
-        out.append({**claim, "note_text": note_text(claim, lang, str), "chart": chart, "chart_title": title})
+        out.append({**claim, "note_text": note_text(claim, lang, str, names=names, retrieval=retrieval),
+                    "citations": cited_items(claim, lang, str, names), "chart": chart, "chart_title": title})
     return out

@@ -1,6 +1,7 @@
 """Chart cards (``cards/NN-<angle>-<benchmark>.<lang>.png`` and an ``.svg`` twin), for the press and
 social team: one per lead claim, exactly 1200 × 675 pixels (the size social sites show), the claim
-in large type, its chart, and the citation (the round's results at MLCommons, the result ids, and
+in large type, its chart, and the citation (the round's results at MLCommons, the results by MLCommons
+result ID where known, else by path, and
 MLCommons' notice where a figure is derived) printed on the image; in the SVG every text is text, so
 the citation can be read and searched.
 
@@ -56,7 +57,7 @@ def citation(claim, kit) -> str:
     """What the card prints under its chart: MLCommons' notice first (a long list of results is what
     gets cut, never the notice), then the source and the results."""
     notice = label("kit.derived", kit.lang) + "\n" if claim.derived else ""
-    shown = 2 if all(len(c) <= 60 for c in claim.cites[:2]) else 1  # Inference's ids run long
+    shown = 2 if all(len(c) <= 72 for c in (claim.citations or claim.cites)[:2]) else 1  # Inference's paths run long
     return notice + footer(claim, kit, shown=shown, more="kit.more_ids_report")
 
 

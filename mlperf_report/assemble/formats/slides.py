@@ -15,6 +15,7 @@ import io
 from mlperf_report.assemble import kit_charts, text_fit
 from mlperf_report.assemble.fixed_zip import fixed_times
 from mlperf_report.i18n.labels import label
+from mlperf_report.narrative import citations
 
 name = "slides"
 per_language = True
@@ -123,10 +124,12 @@ def _claim_slide(slide, claim, kit) -> None:
 
 def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
     """The source and the results a claim rests on (the first ``shown``; ``more`` says where the
-    rest are: the speaker notes, the report)."""
-    ids = list(claim.cites)
-    listed = ", ".join(ids[:shown]) + (label(more, kit.lang, count=len(ids) - shown) if len(ids) > shown else "")
-    return label("kit.footer", kit.lang, round=kit.mark_title, source=kit.source, ids=listed or "—")
+    rest are: the speaker notes, the report): by MLCommons result ID where known ("MLPerf® Training
+    v5.1, closed division, BERT, result ID 5.1-0002"), then with the retrieval date; else by path."""
+    ids = list(claim.citations or claim.cites)
+    listed = ("; " if claim.has_ids else ", ").join(ids[:shown]) + (label(more, kit.lang, count=len(ids) - shown) if len(ids) > shown else "")
+    dated = citations.on_date(kit.retrieved, kit.lang) if claim.has_ids else ""
+    return label("kit.footer", kit.lang, round=kit.mark_title, source=kit.source, ids=listed or "—", retrieved=dated)
 
 
 def _closing_slide(slide, kit) -> None:

@@ -3,8 +3,8 @@
 Claims follow MLCommons' messaging rules for Inference: each names the round, division and category
 and the benchmark (as MLCommons' table files it, whatever the folder spelling) and scenario;
 comparisons are like for like (same benchmark, scenario, division and accelerator count); derived
-per-accelerator figures are marked as not verified by MLCommons Association; result IDs are said to
-be absent from this copy of the results.
+per-accelerator figures are marked as not verified by MLCommons Association; each claim's note cites
+its results by MLCommons result ID where the tables carry one (``summary_results.json``), else by path.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
-from mlperf_report.narrative import story_text
+from mlperf_report.narrative import citations, story_text
 from mlperf_report.narrative.rendering import Rendered
 from mlperf_report.suites.inference import models
 
@@ -100,11 +100,27 @@ def _headline(summary: dict | None, focus: str | None, round_title: str, lang: s
             label(counts_key, lang, focus=focus, round_title=round_title, **facts))
 
 
-def _citation(figures: Mapping[str, dict], round_id: str, lang: str) -> str:
+def _citation(figures: Mapping[str, dict], round_id: str, lang: str, summary: dict | None = None) -> str:
+    """The round's note: suite, divisions, categories, and whether the results are cited by their
+    MLCommons result IDs (every result the story cites has one) or by path (this copy has none)."""
     divisions = sorted({fig["division"] for fig in figures.values()})
+    claims = citations.story_claims((summary or {}).get("story"))
+    with_id = any(citations.has_ids(c.get("cites") or (), c.get("cite_ids")) for c in claims)
+    key = ("inference.narr.ids_absent" if not with_id else "inference.narr.ids_partial"
+           if citations.missing(claims, round_id) else "inference.narr.ids_cited")
+    ids = label(key, lang)
     return label("inference.narr.citation", lang, version=parse_round_id(round_id).version,
                  division=", ".join(label(f"division.{d}.in_text", lang) for d in divisions),
-                 categories=_categories(figures, lang))
+                 categories=_categories(figures, lang), ids=ids)
+
+
+def citation_notices(summary: dict | None, round_id: str) -> list[str]:
+    """What `report` prints once when the story cites a result of the round without its MLCommons ID."""
+    if not citations.missing(citations.story_claims((summary or {}).get("story")), round_id):
+        return []
+    return [f"citations: {round_id} has no MLCommons result ID for some cited results, which are cited by their "
+            "results path; to cite the IDs, re-ingest a results tree that holds summary_results.json at its root "
+            "(`python build.py ingest <source>`)"]
 
 
 #: How the story names an Inference benchmark and scenario.
@@ -142,10 +158,20 @@ def _story_html(worded: dict, lang: str, counts: str = "") -> list[str]:
     return out
 
 
-def _story_notes(ordered: list[dict], lang: str) -> list[str]:
+def retrieval(config: Any, round_id: str) -> tuple[str, str | None]:
+    """Where and when the round's results were retrieved (report.yaml's ``source`` when it is this round's)."""
+    return citations.source_of(getattr(config, "source", None), round_id)
+
+
+def _note(claim: dict, lang: str, config: Any) -> str:
+    """A claim's footnote: its results by MLCommons result ID where the tables carry one, else by path."""
+    return story_text.note_text(claim, lang, str, names=NAMES, retrieval=retrieval(config, config.round))
+
+
+def _story_notes(ordered: list[dict], lang: str, config: Any) -> list[str]:
     e = html.escape
     return [f'<p class="mlperf-note" id="mlperf-{lang}-note-{c["note"]}"><span class="mlperf-note-number">{c["note"]}'
-            f'</span> {e(story_text.note_text(c, lang, str))}</p>' for c in ordered]
+            f'</span> {e(_note(c, lang, config))}</p>' for c in ordered]
 
 
 def _focus(config: Any) -> str | None:
@@ -172,7 +198,7 @@ def render(figures: Mapping[str, dict], summary: dict | None, config: Any, lang:
         body = [f"<h2>{e(title)}</h2>" if title else "", f"<p>{e(intro)}</p>" if intro else "",
                 "<ul>" + "".join(f"<li>{e(line)}</li>" for line in lines) + "</ul>",
                 f"<p>{e(label('inference.narr.comparison', lang))}</p>"]
-    notes = [*_story_notes(ordered, lang), f"<p>{e(_citation(figures, round_id, lang))}</p>",
+    notes = [*_story_notes(ordered, lang, config), f"<p>{e(_citation(figures, round_id, lang, summary))}</p>",
              f"<p>{e(label('inference.narr.notes', lang, round=round_id))}</p>"]
     relabelled = sorted(name for name, fig in figures.items() if fig.get("official_units"))
     if relabelled:
@@ -206,6 +232,6 @@ def headline_notes(figures: Mapping[str, dict], config: Any, lang: str, *, catal
                    summary: dict | None = None) -> list[str]:
     lead = _lead(summary, config, lang)
     if lead:
-        return [f"[{c['note']}] {story_text.note_text(c, lang, str)}" for c in lead] + [
-            _citation(figures, config.round, lang)]
-    return [f"[1] {_citation(figures, config.round, lang)}"]
+        return [f"[{c['note']}] {_note(c, lang, config)}" for c in lead] + [
+            _citation(figures, config.round, lang, summary)]
+    return [f"[1] {_citation(figures, config.round, lang, summary)}"]

@@ -67,6 +67,16 @@ def inference(results: pd.DataFrame, round_id: str, focus: Focus | None = None) 
     return frame.reset_index(drop=True).loc[:, list(story.COLUMNS)]
 
 
+def mlcommons_ids(results: pd.DataFrame | None, round_id: str | None) -> dict[str, str]:
+    """Story result id -> MLCommons result ID of each result folder whose table row carries one (the
+    ``mlcommons_id`` column, from the tree's ``summary_results.json``)."""
+    if results is None or not round_id or "mlcommons_id" not in results:
+        return {}
+    keys = [f"{round_id}/{d}/{s}/{i}/{m}/{c}" for d, s, i, m, c in
+            zip(results["division"], results["submitter"], results["system_id"], results["model"], results["scenario"])]
+    return story.mlcommons_ids(pd.DataFrame({"result_id": keys}), results["mlcommons_id"].tolist())
+
+
 def seen_chips(data_dir: Path | str, round_id: str) -> dict[str, set[str]]:
     """Every accelerator and host processor model name of each earlier round of the suite present in
     ``data_dir``, by round id (only the two columns are read)."""
@@ -86,5 +96,6 @@ def inference_story(results: pd.DataFrame, round_id: str, focus: Focus, *, previ
     before = inference(previous, previous_id) if previous is not None and previous_id else None
     claims = story.find_claims(inference(results, round_id, focus), story_focus(focus), load_generations(), before,
                                seen=seen)
-    return story.tell(claims, story_focus(focus), order=order, skip=skip,
-                      scaling_efficiency=scaling_efficiency).as_dict()
+    told = story.tell(claims, story_focus(focus), order=order, skip=skip, scaling_efficiency=scaling_efficiency)
+    ids = {**mlcommons_ids(previous, previous_id), **mlcommons_ids(results, round_id)}
+    return story.with_cite_ids(told.as_dict(), ids)

@@ -69,7 +69,15 @@ class InferenceSuite:
         from mlperf_report.suites.inference import narrative
 
         story = (summary or {}).get("story")
-        return story_text.lead_claims(story, lang, narrative.NAMES, str((summary or {}).get("round") or config.round))
+        round_id = str((summary or {}).get("round") or config.round)
+        return story_text.lead_claims(story, lang, narrative.NAMES, round_id,
+                                      retrieval=narrative.retrieval(config, round_id))
+
+    def citation_notices(self, figures, summary, config) -> list[str]:
+        """Lines `report` prints once: how to add the MLCommons result IDs the story's notes lack."""
+        from mlperf_report.suites.inference import narrative
+
+        return narrative.citation_notices(summary, str((summary or {}).get("round") or config.round))
 
     def workbook(self, data_dir, round_id: str, prices_file, focus) -> dict:
         """Sheet name -> every result folder of that benchmark, the focus's marked (``results.xlsx``)."""

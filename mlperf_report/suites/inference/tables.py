@@ -169,7 +169,13 @@ def _entry(row) -> dict:
     return {"submitter": row.submitter, "system_id": row.system_id, "system_name": row.system_name,
             "result": float(row.result), "accelerators": None if pd.isna(accelerators) else int(accelerators),
             "accelerator_model": row.accelerator_model, "category": row.category,
-            "availability": row.availability}
+            "availability": row.availability, "mlcommons_id": _mlcommons_id(row)}
+
+
+def _mlcommons_id(row) -> str | None:
+    """MLCommons' result ID of a row (``5.1-0061``), None where the table has none (or no such column)."""
+    value = row.get("mlcommons_id") if hasattr(row, "get") else None
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def benchmark_facts(results: pd.DataFrame, *, benchmark: str, division: str, focus: Focus | str | None,

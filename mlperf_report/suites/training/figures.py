@@ -18,10 +18,11 @@ from mlperf_report.core.prices import Catalogue
 from mlperf_report.suites.training import rounds
 from mlperf_report.suites.training.rounds import benchmark_model, benchmark_title
 
-#: SYSTEM_RESULT fields in contract order; ``minutes`` is the results table's ``score_min``.
+#: SYSTEM_RESULT fields in contract order; ``minutes`` is the results table's ``score_min``; ``mlcommons_id``
+#: MLCommons' result ID (``5.1-0002``), null where the table has none.
 _SYSTEM_FIELDS = ("submitter", "system_id", "system_name", "display_name", "division", "availability", "minutes",
                   "accelerators", "accelerator_model", "host_processors", "host_processor_model", "nodes", "framework",
-                  "energy_j")
+                  "energy_j", "mlcommons_id")
 _COUNT_FIELDS = ("accelerators", "host_processors", "nodes")
 
 

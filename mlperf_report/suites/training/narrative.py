@@ -18,7 +18,7 @@ from mlperf_report.core import languages
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.core.config import focus_from_key, focus_of
 from mlperf_report.suites.training import rounds
-from mlperf_report.narrative import story_text
+from mlperf_report.narrative import citations, story_text
 from mlperf_report.suites.training.narrative_facts import (Facts, Notes, bases, equal_scale, focus_results, headline,
                                                           marked, power_claims, previous_claim, results_table,
                                                           source_of_round)
@@ -115,7 +115,9 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     if scope == "full":
         context["previous"] = [p for p in (previous_claim(f, facts) for f in figs) if p]
         context["table"] = overview_table(context["overview"]) if focus.kind == "none" else results_table(figs, facts, focus)
-    context["story"] = _story((summary or {}).get("story"), facts, lang, with_body=scope == "full")
+    story = story_ids((summary or {}).get("story"), cfg, round_id)
+    context["story"] = _story(story, facts, lang, with_body=scope == "full",
+                              retrieval=citations.source_of(source, round_id))
     context["notes"] = facts.notes.items
     context["legend"] = TRADEMARK_LEGEND
     context["source_url"] = facts.url
@@ -123,7 +125,8 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     return context
 
 
-def _story(story: dict | None, facts: "Facts", lang: str, *, with_body: bool = True) -> dict:
+def _story(story: dict | None, facts: "Facts", lang: str, *, with_body: bool = True,
+           retrieval: tuple[str, str | None] | None = None) -> dict:
     """summary.json's ranked claims (``analysis.story``) worded for ``lang``, each with its footnote
     (``with_body`` False: the headline and highlights only, as the email carries them)."""
     names = story_text.Names(lambda b, r, l: rounds.benchmark_model(b, r, l), lambda s, l: s)
@@ -134,7 +137,8 @@ def _story(story: dict | None, facts: "Facts", lang: str, *, with_body: bool = T
         c for group in worded["body"] for c in group["claims"]]
     for claim in claims:  # a claim that cites no result (what was entered for the first time) has no note
         claim["note"] = facts.notes.cite(("story", claim["angle"], claim["kind"], tuple(claim["cites"])),
-                                         {"kind": "story", "text": story_text.note_text(claim, lang, str)}
+                                         {"kind": "story", "text": story_text.note_text(claim, lang, str, names=names,
+                                                                                         retrieval=retrieval)}
                                          ) if claim["cites"] else None
     return worded
 
@@ -237,6 +241,27 @@ def _result_ids(cfg: dict) -> dict[str, str]:
     """Result IDs the configuration gives (``source.result_ids``: ``submitter/system_id`` → ID)."""
     ids = (cfg.get("source") or {}).get("result_ids") or {}
     return {str(k).lower(): str(v) for k, v in ids.items()} if isinstance(ids, Mapping) else {}
+
+
+def story_ids(story: dict | None, config: Any, round_id: str) -> dict | None:
+    """summary.json's story with the IDs of ``source.result_ids`` added where a claim cites a result
+    of the report's round that the tables gave none (the ingested ID comes first)."""
+    configured = _result_ids(_config_dict(config))
+    if not story or not configured:
+        return story
+
+    def filled(claim: dict | None) -> dict | None:
+        if not claim:
+            return claim
+        ids = dict(claim.get("cite_ids") or {})
+        for cite in claim.get("cites", ()):
+            p = citations.parts(cite)
+            key = f"{p.get('submitter', '')}/{p.get('system_id', '')}".lower()
+            if p.get("round") == round_id and not citations.official_id(ids.get(cite)) and key in configured:
+                ids[cite] = configured[key]
+        return {**claim, "cite_ids": ids} if ids else claim
+    return {**story, "headline": filled(story.get("headline")), "highlights": [filled(c) for c in story.get("highlights", [])],
+            "body": [filled(c) for c in story.get("body", [])]}
 
 
 # ----------------------------------------------------------------------------------------- sections

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from mlperf_report.i18n import formatting
 from mlperf_report.suites.training import rounds
+from mlperf_report.narrative.citations import official_id
 from mlperf_report.narrative.rendering import MARK
 
 DIVISIONS = ("closed", "open")
@@ -97,7 +98,9 @@ def result_view(result: Mapping, fig: Mapping, facts: Facts, *, round_id: str | 
     submitter = str(result.get("submitter", ""))
     system_id = str(result.get("system_id", ""))
     benchmark = str(fig["benchmark"])
-    result_id = _official_id(result.get("result_id")) or facts.result_ids.get(f"{submitter}/{system_id}".lower())
+    result_id = (official_id(result.get("mlcommons_id")) or official_id(result.get("result_id"))
+                 or facts.result_ids.get(f"{submitter}/{system_id}".lower()) if round_id == facts.round_id else
+                 official_id(result.get("mlcommons_id")))  # the configured map is the report's round's
     same_round = round_id == facts.round_id
     url = facts.url if same_round else _url_of_round(facts.url, round_id)
     note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
@@ -155,16 +158,6 @@ def _url_of_round(url: str, round_id: str) -> str:
 
 
 _TREE = re.compile(r"training_results_v\d+\.\d+")
-
-
-#: An MLPerf result ID as MLCommons publishes it (``1.0-1044``, optionally ``.benchmark``); other
-#: identifiers a pipeline may carry (paths, keys) are not cited as result IDs.
-_RESULT_ID = re.compile(r"^\d+\.\d+-\d+(\.[A-Za-z0-9_-]+)?$")
-
-
-def _official_id(value: Any) -> str | None:
-    text = as_text(value)
-    return text if text and _RESULT_ID.match(text) else None
 
 
 def benchmark_title_of(fig: Mapping) -> str:

@@ -15,7 +15,7 @@ from mlperf_report.core.errors import InputError
 TABLES = ("results.csv", "runs.csv", "systems.csv")
 _TEXT = {c: "string" for c in ("round", "division", "availability", "submitter", "system_id", "system_name",
                                "benchmark", "status", "status_detail", "accelerator_model",
-                               "host_processor_model", "framework", "file", "run")}
+                               "host_processor_model", "framework", "file", "run", "mlcommons_id")}
 
 
 def read_table(data_dir: Path | str, round_id: str, name: str) -> pd.DataFrame:

@@ -47,6 +47,16 @@ def training(results: pd.DataFrame, round_id: str) -> pd.DataFrame:
     return frame.reset_index(drop=True).loc[:, list(story.COLUMNS)]
 
 
+def mlcommons_ids(results: pd.DataFrame, round_id: str) -> dict[str, str]:
+    """Story result id -> MLCommons result ID of each result whose table row carries one (the
+    ``mlcommons_id`` column; none in tables ingested without MLCommons' results table)."""
+    if "mlcommons_id" not in results:
+        return {}
+    keys = [f"{round_id}/{d}/{s}/{i}/{b}" for d, s, i, b in
+            zip(results["division"], results["submitter"], results["system_id"], results["benchmark"])]
+    return story.mlcommons_ids(pd.DataFrame({"result_id": keys}), results["mlcommons_id"].tolist())
+
+
 def _system_row(result: dict, benchmark: str, round_id: str) -> dict:
     """A figures.json SYSTEM_RESULT as a comparable row (what the story's price claims cite)."""
     return {"round": round_id, "benchmark": benchmark, "scenario": "", "division": result.get("division") or "",
@@ -76,7 +86,8 @@ def training_story(rounds: dict[str, pd.DataFrame], round_id: str, focus: Focus,
     claims = story.find_claims(training(rounds[round_id], round_id), story_focus(focus), load_generations(), previous,
                                price_entries(list(perf_per_dollar), round_id),
                                seen=seen_chips({r: t for r, t in rounds.items() if r != round_id}))
-    return story.tell(claims, story_focus(focus), order=order, skip=skip,
-                      scaling_efficiency=scaling_efficiency).as_dict()
+    told = story.tell(claims, story_focus(focus), order=order, skip=skip, scaling_efficiency=scaling_efficiency)
+    ids = {k: v for r in (before_id, round_id) if r in rounds for k, v in mlcommons_ids(rounds[r], r).items()}
+    return story.with_cite_ids(told.as_dict(), ids)
 
 

@@ -63,9 +63,20 @@ class TrainingSuite:
         from mlperf_report.narrative import story_text
         from mlperf_report.suites.training import rounds
 
-        story = (summary or {}).get("story")
+        from mlperf_report.narrative import citations
+        from mlperf_report.suites.training.narrative import story_ids
+
+        round_id = str((summary or {}).get("round") or config.round)
+        story = story_ids((summary or {}).get("story"), config, round_id)
         names = story_text.Names(lambda b, r, l: rounds.benchmark_model(b, r, l), lambda s, l: s)
-        return story_text.lead_claims(story, lang, names, str((summary or {}).get("round") or config.round))
+        return story_text.lead_claims(story, lang, names, round_id,
+                                      retrieval=citations.source_of(getattr(config, "source", None), round_id))
+
+    def citation_notices(self, figures, summary, config) -> list[str]:
+        """Lines `report` prints once: IDs given twice and differing, how to add the missing ones."""
+        from mlperf_report.suites.training import citing
+
+        return citing.notices(figures, summary, config)
 
     def workbook(self, data_dir, round_id: str, prices_file, focus) -> dict:
         """Sheet name -> every result of that benchmark, the focus's marked (``results.xlsx``)."""

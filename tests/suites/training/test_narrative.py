@@ -199,7 +199,7 @@ def test_configured_result_ids_are_cited(graphcore, config):
     cfg = copy.deepcopy(config)
     cfg["source"]["result_ids"] = {"Graphcore/ipu-pod64-TF1": "1.0-1044"}
     notes = text_of(graphcore, cfg, "en").notes
-    assert "on 30 June 2021, entry 1.0-1044." in paragraph(notes, "ipu-pod64-TF1")
+    assert "on 30 June 2021, result ID 1.0-1044." in paragraph(notes, "ipu-pod64-TF1")
 
 
 def test_unverified_results_say_so_next_to_each_score_and_in_the_footnote(graphcore, config):
