@@ -61,7 +61,9 @@ def _closest_partner(on_it: pd.DataFrame, own_name: str, generations: Generation
     benchmark and division)."""
     best = None
     counted = on_it[on_it["chips"].notna() & on_it["chips"].gt(0)]
-    counted = counted.assign(generation=counted["chip"].map(lambda m: getattr(generations.of(m), "name", m)))
+    # a chip the catalogue does not know is its own group, never one of a catalogued generation
+    counted = counted.assign(generation=counted["chip"].map(lambda m: getattr(generations.of(m), "name", None)
+                                                            or f"as written: {m}"))
     for _, group in counted.groupby(GROUP + ["chip_kind", "chips", "generation"], sort=True):
         own, partners = group[group["submitter"] == own_name], group[group["submitter"] != own_name]
         if own.empty or partners.empty:

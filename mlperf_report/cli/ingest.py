@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from mlperf_report.core.errors import UserError
-from mlperf_report.ingest.summary import summary_line
+from mlperf_report.ingest.summary import summary_line, unknown_chips_line
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in result.problems:
             print(f"  problem: {problem['file']}: {problem['problem']}", file=sys.stderr)
     print(summary_line(round_.id, result, written, out_dir, time.perf_counter() - started))
+    unknown = unknown_chips_line(result)
+    if unknown:
+        print(unknown)
     return _strict_exit(args, result, out_dir)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from mlperf_report.core import accelerators
+
 
 def summary_line(round_id: str, result, written: list[Path], out_dir: Path, seconds: float) -> str:
     counts = result.manifest["counts"]
@@ -34,3 +36,19 @@ def _drift_words(compliance: dict) -> list[str]:
             f"{len(alarm['submitters'])} submitters fail {alarm['rule']!r} (a rule changed after the round? "
             f"record how the round was reviewed in {compliance['amendments_file']}); "
             for alarm in compliance.get("drift", [])]
+
+
+def unknown_chips_line(result, generations: accelerators.Generations | None = None) -> str:
+    """The line after the summary naming, once each, the chips ``data/accelerators.yaml`` does not
+    resolve (unknown, or several in one text): they are named as written and get no generation or
+    debut claim until added. Empty when every chip is known."""
+    frame = result.results
+    if frame is None or frame.empty or "accelerator_model" not in frame:
+        return ""
+    columns = [frame[c] if c in frame else [None] * len(frame)
+               for c in ("accelerator_model", "accelerators", "host_processor_model")]
+    texts = accelerators.unknown(zip(*columns), generations or accelerators.load())
+    if not texts:
+        return ""
+    return (f"not in data/accelerators.yaml: {', '.join(repr(t) for t in texts)}; named as written; "
+            f"add it for generation and debut claims")

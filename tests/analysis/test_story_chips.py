@@ -109,7 +109,7 @@ def test_a_round_missing_from_the_data_never_makes_a_chip_look_new():
 def test_a_debut_needs_its_public_source_in_the_catalogue():
     with pytest.raises(accelerators.InputError, match="a debut needs its public source"):
         accelerators.parse({"families": [{"family": "F", "vendor": "V", "source": "S", "generations": [
-            {"name": "G", "match": "g", "debut": {"training": "v5.1"}}]}]})
+            {"name": "G", "models": "g", "debut": {"training": "v5.1"}}]}]})
     assert all(g.debut_source for g in GENERATIONS.items if g.debut)
 
 
