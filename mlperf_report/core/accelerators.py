@@ -39,13 +39,20 @@ def blank_model(model: object) -> bool:
     return str(model if model is not None else "").strip().lower() in _NO_MODEL
 
 
+def _count(value: object) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
 def unknown(rows: Iterable[tuple[object, object, object]], generations: Generations) -> list[str]:
     """The chip texts of ``rows`` (accelerator model, count, host processor model) that the catalogue
     does not resolve, each once, sorted: what a result ran on is its accelerator, or with none its host
     processor (as the story engine reads it)."""
     texts = set()
     for model, count, host in rows:
-        bare = blank_model(model) or not (isinstance(count, (int, float)) and count == count and count > 0)
+        bare = blank_model(model) or not _count(count) > 0
         text = str(host if bare else model).strip()
         if not blank_model(text) and generations.resolve(text) is None:
             texts.add(text)
