@@ -128,6 +128,19 @@ def test_the_host_processors_share_of_the_round_s_systems():
     assert of(claims(df, focus("Dell")), "ecosystem", "host_share") == []   # Dell makes no processors
 
 
+def test_grace_hosts_written_neoverse_v2_are_nvidia_s_and_other_hosts_count_for_no_vendor():
+    """Issue 44: 23 of one Training round's systems wrote their Grace host "Neoverse-V2"."""
+    df = frame(result("NVIDIA", "gb1", "bert", 10.0, model="NVIDIA GB200", host_processor_model="Neoverse-V2"),
+               result("Lenovo", "gb2", "bert", 11.0, model="NVIDIA GB200", host_processor_model="NVIDIA Grace CPU"),
+               result("Dell", "d1", "bert", 12.0, host_processor_model="Intel(R) Xeon(R) Platinum 8480C"),
+               result("Edge", "e1", "bert", 13.0, host_processor_model="12-core ARM Cortex-A78AE CPU"),
+               result("Arm", "a1", "bert", 14.0, host_processor_model="Ampere Altra Q80-30"))
+    (claim,) = of(claims(df, focus("NVIDIA")), "ecosystem", "host_share")
+    assert (claim.facts["systems"], claim.facts["of"], claim.facts["most"], claim.facts["brand"]) == (2, 5, True, "Grace")
+    assert of(claims(df, focus("Arm")), "ecosystem", "host_share") == []
+    assert of(claims(df, focus("Intel")), "ecosystem", "host_share") == []   # one system: no share to claim
+
+
 def test_open_results_are_compared_only_within_one_submitter_s_model():
     """Training v1.1: Google's open BERT against Samsung's 0.42-minute open result of another model;
     Inference v5.1: AMD's open result against Krai's, both open, both "llama2-70b-99" folders."""
