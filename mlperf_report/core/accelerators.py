@@ -110,8 +110,12 @@ class Generations:
 
     def named(self, text: object) -> Generation | Chip | None:
         """What a user's word names: a generation by its name ("Blackwell Ultra (B300 / GB300)"), a chip
-        by its model number ("B200", "NVIDIA B200"), a generation by its family word; else None."""
+        by its model number ("B200", "NVIDIA B200"), a generation by its family word; else None, also
+        for a word that several chips' names hold ("Gaudi", "NVIDIA": a family, matched as text)."""
         wanted = str(text or "").strip().lower()
+        whole = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)", re.IGNORECASE)
+        if not wanted or sum(1 for g in self.items for name, _ in g.chips if whole.search(name)) > 1:
+            return None
         found = next((g for g in self.items if g.name.lower() == wanted), None) or self.resolve(text)
         return found.generation if isinstance(found, Chip) and found.by == "word" else found
 

@@ -81,7 +81,8 @@ def test_the_b300_however_spelled_debuts_beats_its_b200_and_is_named_a_b300_as_a
     ("MI355X", "AMD Instinct MI355X", True), ("MI355X", "AMD Instinct MI350X", False), ("MI300X", MIXED, False),
     ("Blackwell Ultra (B300 / GB300)", "NVIDIA GB300", True), ("Blackwell Ultra", "NVIDIA Blackwell Ultra GPU", True),
     ("Blackwell Ultra", B300_SPELLINGS[1], True), ("TPU", "TPU-v5p", True), ("TPU", "TPU v6e", True),
-    ("RTX", RTX, True), ("Acme", "NVIDIA H100", False)])
+    ("RTX", RTX, True), ("Acme", "NVIDIA H100", False), ("Gaudi", "Intel Gaudi 2", True), ("Gaudi", "Habana Gaudi", True),
+    ("Gaudi 2", "Intel Gaudi 3", False), ("NVIDIA", "NVIDIA GB200", True), ("GB200", "NVIDIA GB200 NVL72", True)])
 def test_an_accelerator_focus_selects_exactly_the_systems_of_a_catalogued_chip(name, model, selected):
     assert Focus("accelerator", name).matches("Anyone", model) is selected
     assert focus_from_key(Focus("accelerator", name).key).matches("Anyone", model) is selected
