@@ -116,8 +116,11 @@ class Generations:
         whole = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)", re.IGNORECASE)
         if not wanted or sum(1 for g in self.items for name, _ in g.chips if whole.search(name)) > 1:
             return None
-        found = next((g for g in self.items if g.name.lower() == wanted), None) or self.resolve(text)
-        return found.generation if isinstance(found, Chip) and found.by == "word" else found
+        found = self.resolve(text)
+        if found is not None and found.by == "model":
+            return found
+        generation = next((g for g in self.items if g.name.lower() == wanted), None)
+        return generation or (found.generation if found is not None else None)
 
     def selects(self, text: object, accelerator_model: object) -> bool | None:
         """Whether ``accelerator_model`` is of the chip or generation ``text`` names; None when ``text``
