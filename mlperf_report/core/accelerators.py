@@ -92,12 +92,15 @@ class Generations:
 
     items: tuple[Generation, ...] = ()
     not_model_numbers: tuple[re.Pattern, ...] = ()
+    _seen: dict = field(default_factory=dict, compare=False, repr=False)   # text -> its resolution
 
     def resolve(self, text: object) -> Chip | None:
         """The one chip ``text`` names: by the model numbers it carries (all of one chip), else by a
         family word when nothing else in it is a model number; None when it names none or several."""
         text = str(text or "")
-        return _resolve(self, text) if text.strip() else None
+        if text not in self._seen:
+            self._seen[text] = _resolve(self, text) if text.strip() else None
+        return self._seen[text]
 
     def of(self, accelerator_model: object) -> Generation | None:
         """The generation an accelerator (or processor) model name belongs to (None: unknown or mixed)."""
@@ -112,7 +115,13 @@ class Generations:
         """What a user's word names: a generation by its name ("Blackwell Ultra (B300 / GB300)"), a chip
         by its model number ("B200", "NVIDIA B200"), a generation by its family word; else None, also
         for a word that several chips' names hold ("Gaudi", "NVIDIA": a family, matched as text)."""
-        wanted = str(text or "").strip().lower()
+        key = ("named", str(text or ""))
+        if key not in self._seen:
+            self._seen[key] = self._named(str(text or ""))
+        return self._seen[key]
+
+    def _named(self, text: str) -> Generation | Chip | None:
+        wanted = text.strip().lower()
         whole = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)", re.IGNORECASE)
         if not wanted or sum(1 for g in self.items for name, _ in g.chips if whole.search(name)) > 1:
             return None
@@ -150,7 +159,6 @@ def _models(generations: Generations, text: str) -> set[tuple[Generation, str]]:
     return {(g, name) for g in generations.items for name, pattern in g.chips if pattern.search(text)}
 
 
-@lru_cache(maxsize=4096)
 def _resolve(generations: Generations, text: str) -> Chip | None:
     found = _models(generations, text)
     if found:
