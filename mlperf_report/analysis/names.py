@@ -13,18 +13,12 @@ from __future__ import annotations
 import re
 
 from mlperf_report.analysis.comparisons import vendor_of
-from mlperf_report.core.accelerators import Generations
+from mlperf_report.core.accelerators import Generations, blank_model  # noqa: F401 - blank_model: names' word
 
-#: Accelerator model texts that mean "no accelerator" (a CPU-only result).
-_NO_MODEL = {"", "nan", "none", "n/a", "na", "-"}
 #: A trailing configuration in parentheses, as Inference system names carry it.
 _CONFIG = re.compile(r"\s*\([^()]*\)\s*$")
 #: The first token of a system id that reads as a product: letters, then digits (``GB300-NVL72``).
 _PLATFORM = re.compile(r"[A-Za-z]+\d[A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
-
-
-def blank_model(model: object) -> bool:
-    return str(model if model is not None else "").strip().lower() in _NO_MODEL
 
 
 def maker(submitter: object) -> str:
@@ -34,10 +28,11 @@ def maker(submitter: object) -> str:
 
 def chip(model: object, generations: Generations) -> str:
     """A chip by its product name: the catalogue's (``NVIDIA H100`` for ``NVIDIA H100-SXM5-80GB``), else
-    the systems JSON's text with spaces for underscores and its vendor in front when it lacks it."""
-    generation = generations.of(model)
-    if generation is not None:
-        return generation.chip_name(model)
+    (a chip the catalogue does not know, or several chips in one text) the systems JSON's text with
+    spaces for underscores and its vendor in front when it lacks it."""
+    found = generations.resolve(model)
+    if found is not None:
+        return found.name
     text = re.sub(r"\s+", " ", str(model or "").replace("_", " ")).strip()
     vendor = vendor_of(text)
     return f"{vendor} {text}" if vendor and vendor.lower() not in text.lower() else text

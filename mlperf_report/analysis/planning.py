@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlperf_report.core import paths, rounds
+from mlperf_report.core.accelerators import load as load_generations
 from mlperf_report.core.errors import UserError
 
 
@@ -45,6 +46,14 @@ def tally(values) -> str:
     return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower())))
 
 
+def _chip_words(name: str) -> str:
+    """How the refusal says what ``--focus-accelerator NAME`` selects: a catalogued chip, or a text."""
+    found = load_generations().named(name)
+    if found is None:
+        return "an accelerator whose model name contains it"
+    return f"the {found.name} of data/accelerators.yaml"
+
+
 def check_focus(focus, rows: list[dict], round_id: str, *, what: str = "scored result") -> None:
     """Stop before any kernel when the focus has no ``what`` in the round (``rows``: dicts with
     ``submitter`` and ``accelerator_model``), listing the choices."""
@@ -53,8 +62,8 @@ def check_focus(focus, rows: list[dict], round_id: str, *, what: str = "scored r
     how = ("choose with --focus NAME (or focus_submitter in data/report.yaml), --focus-accelerator MODEL, "
            "or --focus none for a neutral round overview")
     if focus.kind == "accelerator":
-        raise UserError(f"--focus-accelerator {focus.name}: no {what} in {round_id} on an accelerator whose "
-                        f"model name contains it; accelerators with {what}s (results): "
+        raise UserError(f"--focus-accelerator {focus.name}: no {what} in {round_id} on {_chip_words(focus.name)}; "
+                        f"accelerators with {what}s (results): "
                         f"{tally(r.get('accelerator_model') for r in rows)}; {how}")
     raise UserError(f"--focus {focus.name}: no {what} of this submitter in {round_id}; submitters with {what}s "
                     f"(results): {tally(r.get('submitter') for r in rows)}; {how}")

@@ -12,8 +12,9 @@ Honesty rules, enforced here rather than in the wording: comparable means same b
 division (so closed and open are never compared), and in the open division the same submitter's same
 model; a gap under :data:`NOISE` is "on par", never "faster"; no predecessor in the data means no
 generation claim, and an older result is the focus's own (or, for a chip vendor, a partner's, said
-so); a debut needs the catalogue's sourced word and no earlier round in the data with the chip; a
-leadership claim needs another submitter's result in the same group; derived figures (ratios,
+so); a debut needs the catalogue's sourced word and no earlier round in the data with the chip; a chip
+the catalogue does not know is named as written and gets no generation or debut claim, and a system
+of mixed chips ("MI300X (x32), MI325X (x16)") is compared with nothing; a leadership claim needs another submitter's result in the same group; derived figures (ratios,
 efficiencies, shares) are marked ``derived`` so the text carries MLCommons' notice.
 
 What a team would not publish never leads (headline, highlights): a rival ahead of the focus
@@ -45,13 +46,18 @@ def find_claims(frame: pd.DataFrame, focus: Focus, generations: Generations,
     """Every claim of every angle that the comparable frame (and the previous round's, and the
     perf/$ entries where prices are on file) supports. ``seen``: the chips (accelerator and host
     processor model names) of every other round of the suite present in the data, by round id."""
-    df = prepare(frame, focus)
-    before = prepare(previous, focus) if previous is not None and len(previous) else None
+    df = _one_chip(prepare(frame, focus), generations)
+    before = _one_chip(prepare(previous, focus), generations) if previous is not None and len(previous) else None
     if focus.kind == "none":
         return leadership_of_round(df) + progress(df, before, focus, generations)
     return (debut(df, generations, seen) + leadership(df) + generation(df, generations, before, focus)
             + competition(df, focus) + ecosystem(df, focus, generations) + scaling(df) + progress(df, before, focus, generations)
             + price(prices) + energy(df))
+
+
+def _one_chip(df: pd.DataFrame, generations: Generations) -> pd.DataFrame:
+    """The results of systems of one chip: a system of mixed chips is set against nothing."""
+    return df[~df["chip"].map(generations.mixed).astype(bool)].reset_index(drop=True)
 
 
 def leads(claim: Claim, scaling_efficiency: float = SCALING_EFFICIENCY) -> bool:

@@ -73,8 +73,9 @@ def _rivals(group: pd.DataFrame, top: pd.Series, focus: Focus) -> pd.DataFrame:
     others = group[~group["mine"]]
     vendor = vendor_of(top["accelerator_model"])
     chip_vendor = focus.kind == "accelerator" or (vendor and vendor.lower() == str(top["submitter"]).lower())
-    if chip_vendor:
-        return others[others["accelerator_model"].map(vendor_of) != vendor]
+    if chip_vendor:   # another vendor's, known: a chip of no known vendor may be the focus's own
+        vendors = others["accelerator_model"].map(vendor_of)
+        return others[vendors.notna() & (vendors != vendor)]
     return others
 
 

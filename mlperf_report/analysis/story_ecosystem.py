@@ -61,7 +61,9 @@ def _closest_partner(on_it: pd.DataFrame, own_name: str, generations: Generation
     benchmark and division)."""
     best = None
     counted = on_it[on_it["chips"].notna() & on_it["chips"].gt(0)]
-    counted = counted.assign(generation=counted["chip"].map(lambda m: getattr(generations.of(m), "name", m)))
+    # a chip the catalogue does not know is its own group, never one of a catalogued generation
+    counted = counted.assign(generation=counted["chip"].map(lambda m: getattr(generations.of(m), "name", None)
+                                                            or f"as written: {m}"))
     for _, group in counted.groupby(GROUP + ["chip_kind", "chips", "generation"], sort=True):
         own, partners = group[group["submitter"] == own_name], group[group["submitter"] != own_name]
         if own.empty or partners.empty:
@@ -79,7 +81,8 @@ _BRANDS = ("Xeon", "EPYC", "Grace")
 
 def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     """For a processor vendor: how many of the round's systems with a valid result its processors
-    host (each system counted once, every division), and whether that is more than any other vendor's."""
+    host (each system counted once, every division), and whether that is more than any other vendor's.
+    A host of no known family ("ARM Cortex-A78AE", "Ampere Altra") counts for no vendor."""
     if focus.kind != "submitter" or df.empty:
         return []
     systems = df.drop_duplicates(["submitter", "system_id"])
@@ -90,7 +93,8 @@ def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     others = vendors[(vendors.str.lower() != focus.name.lower()) & (vendors != "")].value_counts()
     share = len(hosted) / len(systems)
     models = hosted["host_processor_model"].astype(str).str.lower()
-    brand = next((b for b in _BRANDS if models.str.contains(b.lower(), regex=False).all()), "")
+    grace = focus.name.lower() == "nvidia"   # NVIDIA's only host family is Grace, also written "Neoverse-V2"
+    brand = "Grace" if grace else next((b for b in _BRANDS if models.str.contains(b.lower(), regex=False).all()), "")
     facts = {"vendor": str(hosted["host_processor_model"].map(host_vendor_of).iloc[0]), "systems": int(len(hosted)),
              "of": int(len(systems)), "share": share, "submitters": int(hosted["submitter"].nunique()),
              "most": bool(others.empty or len(hosted) > int(others.max())), "brand": brand}

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from mlperf_report.core.errors import UserError
-from mlperf_report.ingest.summary import official_lines, summary_line
+from mlperf_report.ingest.summary import official_lines, summary_line, unknown_chips_line
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
     for line in official_lines(result.manifest):
         print(line)
     print(summary_line(round_.id, result, written, out_dir, time.perf_counter() - started))
+    unknown = unknown_chips_line(result)
+    if unknown:
+        print(unknown)
     return _strict_exit(args, result, out_dir)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mlperf_report.core import languages, paths
+from mlperf_report.core import accelerators, languages, paths
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.yaml_files import read_yaml
 from mlperf_report.core.rounds import parse_round_id
@@ -68,8 +68,10 @@ class Focus:
     """Whose story the report tells: a submitter, every system built on an accelerator, or nobody.
 
     ``kind`` is ``submitter`` (``name`` matched case-insensitively on the results' submitter),
-    ``accelerator`` (``name`` found, case-insensitively, in the systems JSON's accelerator model
-    name) or ``none`` (a neutral round overview).
+    ``accelerator`` or ``none`` (a neutral round overview). An accelerator focus that names a chip or
+    generation of ``data/accelerators.yaml`` (``B200``, ``NVIDIA B200``, ``MI355X``) selects the systems
+    whose accelerator resolves to it, so ``B200`` is never a GB200 or a B300 spelled "Blackwell GPU
+    (B300-...)"; any other name is found, case-insensitively, in the accelerator model name.
     """
 
     kind: str = "submitter"
@@ -80,7 +82,8 @@ class Focus:
         if self.kind == "submitter":
             return str(submitter or "").strip().lower() == self.name.lower()
         if self.kind == "accelerator":
-            return self.name.lower() in str(accelerator_model or "").lower()
+            chosen = accelerators.load().selects(self.name, accelerator_model)
+            return self.name.lower() in str(accelerator_model or "").lower() if chosen is None else chosen
         return False
 
     @property

@@ -106,3 +106,36 @@ def parse_system(data: bytes, system_id: str) -> tuple[dict, list[str]]:
         if raw_key not in row:
             row[raw_key] = value if isinstance(value, (str, int, float, bool)) or value is None else json.dumps(value, sort_keys=True)
     return row, problems
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[\s_]+", " ", name).strip().lower()
+
+
+def folder_submitter(written: str, folder: str) -> str:
+    """The submitter of a systems JSON in ``folder``: the folder's name when the JSON's spelling differs
+    from it only by spaces or underscores (``Netweb Technologies India LTD`` in
+    ``Netweb_Technologies_India_LTD/``) or by a number after it (``Google_1`` in ``Google/``), both read
+    case-insensitively, so ``--focus`` with the folder's name finds it; else the JSON's spelling, as
+    today (a difference of case alone too: ``--focus`` ignores case, and the JSON's ``Nettrix`` is the
+    name MLCommons prints for the folder ``nettrix/``)."""
+    if not written or not folder:
+        return written or folder
+    json_name, folder_name = _folded(written), _folded(folder)
+    if json_name == folder_name:
+        return written if written.lower() == folder.lower() else folder
+    rest = json_name[len(folder_name):] if json_name.startswith(folder_name) else ""
+    return folder if re.fullmatch(r"[ .-]?\d+", rest) else written
+
+
+def use_folder_submitter(row: dict, folder: str, file: str, problems: list[dict], told: set) -> None:
+    """Set ``row``'s submitter to its folder's name where :func:`folder_submitter` says so, and say it
+    once per folder and spelling (naming the first file)."""
+    written = row.get("submitter", "")
+    chosen = folder_submitter(written, folder)
+    if chosen != written and written:
+        if (folder, written) not in told:
+            told.add((folder, written))
+            problems.append({"file": file, "problem": f"systems JSON: submitter '{written}' read as its folder's "
+                                                      f"name '{folder}' (they differ only in spelling)"})
+        row["submitter"] = chosen

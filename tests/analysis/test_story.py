@@ -118,9 +118,12 @@ def test_the_generations_catalogue_orders_each_family_and_names_its_source():
     assert GENERATIONS.predecessor(GENERATIONS.of("AMD Instinct MI325X")).name == "Instinct MI300X"
     assert GENERATIONS.of("Graphcore IPU GC200").name == "GC200 IPU" and GENERATIONS.of("Acme X1") is None
     assert all(g.source for g in GENERATIONS.items)
-    with pytest.raises(InputError, match="'Bad': match is not a regular expression"):
+    with pytest.raises(InputError, match="'Bad': models is not a regular expression"):
         accelerators.parse({"families": [{"family": "F", "vendor": "V", "source": "S",
-                                          "generations": [{"name": "Bad", "match": "("}]}]})
+                                          "generations": [{"name": "Bad", "models": "("}]}]})
+    with pytest.raises(InputError, match="'Old': needs 'models'.*'match' was split"):
+        accelerators.parse({"families": [{"family": "F", "vendor": "V", "source": "S",
+                                          "generations": [{"name": "Old", "match": "old"}]}]})
 
 
 # --- competition -----------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def test_a_round_missing_from_the_data_never_makes_a_chip_look_new():
 def test_a_debut_needs_its_public_source_in_the_catalogue():
     with pytest.raises(accelerators.InputError, match="a debut needs its public source"):
         accelerators.parse({"families": [{"family": "F", "vendor": "V", "source": "S", "generations": [
-            {"name": "G", "match": "g", "debut": {"training": "v5.1"}}]}]})
+            {"name": "G", "models": "g", "debut": {"training": "v5.1"}}]}]})
     assert all(g.debut_source for g in GENERATIONS.items if g.debut)
 
 
@@ -126,6 +126,19 @@ def test_the_host_processors_share_of_the_round_s_systems():
                 "ecosystem", "host_share")
     assert not amd.facts["most"]                        # 2 of 4, Intel's 2 as many
     assert of(claims(df, focus("Dell")), "ecosystem", "host_share") == []   # Dell makes no processors
+
+
+def test_grace_hosts_written_neoverse_v2_are_nvidia_s_and_other_hosts_count_for_no_vendor():
+    """Issue 44: 23 of one Training round's systems wrote their Grace host "Neoverse-V2"."""
+    df = frame(result("NVIDIA", "gb1", "bert", 10.0, model="NVIDIA GB200", host_processor_model="Neoverse-V2"),
+               result("Lenovo", "gb2", "bert", 11.0, model="NVIDIA GB200", host_processor_model="NVIDIA Grace CPU"),
+               result("Dell", "d1", "bert", 12.0, host_processor_model="Intel(R) Xeon(R) Platinum 8480C"),
+               result("Edge", "e1", "bert", 13.0, host_processor_model="12-core ARM Cortex-A78AE CPU"),
+               result("Arm", "a1", "bert", 14.0, host_processor_model="Ampere Altra Q80-30"))
+    (claim,) = of(claims(df, focus("NVIDIA")), "ecosystem", "host_share")
+    assert (claim.facts["systems"], claim.facts["of"], claim.facts["most"], claim.facts["brand"]) == (2, 5, True, "Grace")
+    assert of(claims(df, focus("Arm")), "ecosystem", "host_share") == []
+    assert of(claims(df, focus("Intel")), "ecosystem", "host_share") == []   # one system: no share to claim
 
 
 def test_open_results_are_compared_only_within_one_submitter_s_model():

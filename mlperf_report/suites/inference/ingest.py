@@ -21,7 +21,7 @@ from mlperf_report import __version__
 from mlperf_report.ingest import reader, tables
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.sources import Source
-from mlperf_report.ingest.systems import SystemJsonError, parse_system
+from mlperf_report.ingest.systems import SystemJsonError, parse_system, use_folder_submitter
 from mlperf_report.core import limits
 from mlperf_report.suites.inference import accuracy, endpoints, official, power, validity
 from mlperf_report.suites.inference.checker_rules import POWER_UNITS, mlperf_model, required_tests
@@ -78,7 +78,7 @@ def category(system_type: str) -> str:
 
 
 def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple, dict]:
-    systems = {}
+    systems, told = {}, set()
     for (division, submitter, stem), entry in sorted(tree.systems.items()):
         try:
             row, issues = parse_system(source.read_bytes(entry.name), stem)
@@ -86,6 +86,7 @@ def read_systems(source: Source, tree: Tree, problems: list[dict]) -> dict[tuple
             problems.append({"file": entry.name, "problem": str(error)})
             continue
         problems.extend({"file": entry.name, "problem": issue} for issue in issues)
+        use_folder_submitter(row, submitter, entry.name, problems, told)
         row["category"] = category(row.get("raw_system_type", ""))
         row["division"] = division
         systems[(division, submitter, stem.lower())] = row

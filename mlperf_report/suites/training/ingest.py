@@ -26,7 +26,7 @@ from mlperf_report.suites.training import official as checks, scan
 from mlperf_report.suites.training.mllog import RunFacts
 from mlperf_report.suites.training.scoring import RESULT_KEY, score_runs
 from mlperf_report.core.sources import Source, TarSource
-from mlperf_report.ingest.systems import DERIVED_COLUMNS, parse_system
+from mlperf_report.ingest.systems import DERIVED_COLUMNS, parse_system, use_folder_submitter
 from mlperf_report.suites.training.tree import Tree, classify
 
 RUN_COLUMNS = RESULT_KEY + ["run", "time_to_train_min", "converged", "run_start_ms", "run_stop_ms",
@@ -57,7 +57,7 @@ class IngestResult:
 
 def _read_systems(source: Source, tree: Tree, problems: list[dict],
                   contents: dict[str, bytes]) -> dict[tuple[str, str], dict]:
-    systems = {}
+    systems, told = {}, set()
     for (org, stem), entry in sorted(tree.systems.items()):
         try:
             row, issues = parse_system(_small_file(source, entry, contents), stem)
@@ -66,6 +66,7 @@ def _read_systems(source: Source, tree: Tree, problems: list[dict],
             continue
         for issue in issues:
             problems.append({"file": entry.name, "problem": f"systems JSON: {issue}"})
+        use_folder_submitter(row, org, entry.name, problems, told)
         row["org"] = org
         systems[(org, stem)] = row
     return systems

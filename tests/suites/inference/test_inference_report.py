@@ -208,10 +208,13 @@ def test_inference_takes_the_three_focus_kinds(tmp_path, report_only_config):
                               focus_accelerator="e-chip")
     assert [job.name for job in plan.jobs] == ["resnet", "summary"]  # what E-Chip systems entered
     assert {(job.parameters["focus_submitter"], job.parameters["focus_accelerator"]) for job in plan.jobs} == {("", "e-chip")}
-    with pytest.raises(UserError, match=r"--focus-accelerator H100: no valid result in inference-v4.1 on an accelerator "
-                                        r"whose model name contains it; accelerators with valid results \(results\): "
+    with pytest.raises(UserError, match=r"--focus-accelerator H100: no valid result in inference-v4.1 on the NVIDIA "
+                                        r"H100 of data/accelerators.yaml; accelerators with valid results \(results\): "
                                         r"Acme A1 \(6\), Edgy E-Chip \(2\)"):
         pipeline.make_plan(round_id="inference-v4.1", data_dir=data, output_dir=tmp_path / "plan", focus_accelerator="H100")
+    with pytest.raises(UserError, match=r"--focus-accelerator Zeta: no valid result in inference-v4.1 on an accelerator "
+                                        r"whose model name contains it; accelerators with valid results"):
+        pipeline.make_plan(round_id="inference-v4.1", data_dir=data, output_dir=tmp_path / "plan", focus_accelerator="Zeta")
 
     out = tmp_path / "out"
     for focus, expected in ((["--focus-accelerator", "E-Chip"], "<p>Systems built on the E-Chip were submitted in the closed"),
