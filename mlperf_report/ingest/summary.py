@@ -49,12 +49,14 @@ def official_lines(manifest: dict) -> list[str]:
         lines.append(f"MLCommons results table {ids['file']}: {ids['matched']} of {ids['rows']} rows matched a system"
                      + (f"; not matched: {'; '.join(unmatched)}" if unmatched else ""))
     return lines
+
+
 def unknown_chips_line(result, generations: accelerators.Generations | None = None) -> str:
     """The line after the summary naming, once each, the chips ``data/accelerators.yaml`` does not
     resolve (unknown, or several in one text): they are named as written and get no generation or
     debut claim until added. Empty when every chip is known."""
-    frame = result.results
-    if frame is None or frame.empty or "accelerator_model" not in frame:
+    frame = getattr(result, "results", None)  # a suite's result need not have a results frame
+    if not hasattr(frame, "columns") or frame.empty or "accelerator_model" not in frame:
         return ""
     columns = [frame[c] if c in frame else [None] * len(frame)
                for c in ("accelerator_model", "accelerators", "host_processor_model")]

@@ -123,7 +123,8 @@ def test_build_py_ingest_prints_the_line_and_writes_official_check_csv(tmp_path)
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "official summary: 3 compared, 1 equal, 2 differ, 1 only here, 2 only there\n" in done.stdout
-    assert "official_check.csv" in done.stdout.splitlines()[-1]
+    summary = [line for line in done.stdout.splitlines() if line.startswith("training-v1.0: ")]
+    assert len(summary) == 1 and "official_check.csv" in summary[0]
     check = pd.read_csv(tmp_path / "out" / "official_check.csv")
     assert len(check) == 5 and set(check.outcome) == {"differ", "only_here", "only_there"}
     results = pd.read_csv(tmp_path / "out" / "results.csv")
