@@ -16,6 +16,7 @@ from mlperf_report.suites.training import metrics
 from mlperf_report.core.config import DIVISIONS, Baseline, Focus
 from mlperf_report.core.prices import Catalogue
 from mlperf_report.suites.training import rounds
+from mlperf_report.suites.training.official_time import official_factor
 from mlperf_report.suites.training.rounds import benchmark_model, benchmark_title
 
 #: SYSTEM_RESULT fields in contract order; ``minutes`` is the results table's ``score_min``; ``mlcommons_id``
@@ -49,6 +50,7 @@ def system_result(row: pd.Series | None, *, round_id: str) -> dict | None:
         elif value is not None and name in _COUNT_FIELDS:
             value = int(value)
         out[name] = value
+    out["official_factor"] = official_factor(row.get("status_detail"), row.get("scaling_factor"))
     key = (round_id, *(_plain(row.get(k)) for k in ("division", "submitter", "system_id", "benchmark")))
     out["result_id"] = "/".join(str(part) for part in key)
     return out
@@ -168,7 +170,18 @@ def benchmark_figures(results: pd.DataFrame, *, round_id: str, benchmark: str, f
         "previous_round": _previous(results, previous_results, round_id=round_id, previous_round_id=previous_round_id,
                                     benchmark=benchmark, focus=focus, division=division),
         "unscored": _unscored(results, benchmark),
+        "official_times": _official_times(results, benchmark, round_id),
     }
+
+
+def _official_times(results: pd.DataFrame, benchmark: str, round_id: str) -> list[dict]:
+    """The benchmark's scored results whose time is MLCommons' published one (an RCP scaling factor the
+    tree lacks), fastest first: the report's notes name each."""
+    if "status_detail" not in results:
+        return []
+    rows = results[(results["benchmark"] == benchmark) & results["score_min"].notna()]
+    rows = rows[[official_factor(d, f) is not None for d, f in zip(rows["status_detail"], rows["scaling_factor"])]]
+    return [system_result(row, round_id=round_id) for _, row in rows.sort_values("score_min", kind="stable").iterrows()]
 
 
 def summary_figures(results: pd.DataFrame, *, round_id: str, focus_submitter: Focus | str, baseline: Baseline,

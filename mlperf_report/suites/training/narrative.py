@@ -20,7 +20,7 @@ from mlperf_report.core.config import focus_from_key, focus_of
 from mlperf_report.suites.training import rounds
 from mlperf_report.narrative import citations, story_text
 from mlperf_report.suites.training.narrative_facts import (Facts, Notes, bases, equal_scale, focus_results, headline,
-                                                          marked, power_claims, previous_claim, results_table,
+                                                          marked, official_times, power_claims, previous_claim, results_table,
                                                           source_of_round)
 from mlperf_report.suites.training.narrative_round import (benchmarks_view, divisions_view, flagship, overview,
                                                           overview_table, perf_per_dollar, price_comparisons,
@@ -119,6 +119,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     context["story"] = _story(story, facts, lang, with_body=scope == "full",
                               retrieval=citations.source_of(source, round_id))
     context["notes"] = facts.notes.items
+    context["official_times"] = official_times(figs, facts)
     context["legend"] = TRADEMARK_LEGEND
     context["source_url"] = facts.url
     context["retrieved"] = facts.retrieved

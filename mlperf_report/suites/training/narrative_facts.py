@@ -109,6 +109,7 @@ def result_view(result: Mapping, fig: Mapping, facts: Facts, *, round_id: str | 
         "submitter": submitter, "system": result_name(result), "system_id": system_id,
         "result_id": result_id, "url": url, "link": url if url.startswith(("https://", "http://")) else "",
         "retrieved": facts.retrieved if same_round else None, "verified": facts.verified,
+        "official_factor": _factor_text(result.get("official_factor"), facts.lang),
     })
     accelerators = as_int(result.get("accelerators"))
     host_processors = as_int(result.get("host_processors"))
@@ -293,6 +294,26 @@ def bases(perf: list[dict], equal: list[dict]) -> list[dict]:
         if claim["model"] not in entry["models"]:
             entry["models"].append(claim["model"])
     return list(out.values())
+
+
+def _factor_text(factor: Any, lang: str) -> str | None:
+    """An RCP scaling factor as the notes print it (``1.0347``), or None."""
+    if factor is None or isinstance(factor, bool):
+        return None
+    return formatting.fixed(float(factor), formatting.carried_places(float(factor)), lang)
+
+
+def official_times(figs: list[dict], facts: Facts) -> list[dict]:
+    """Every result of the report's benchmarks whose time to train is MLCommons' published one (its
+    summary applies an RCP scaling factor the tree holds no scaling.json for): the notes say so."""
+    out = []
+    for fig in figs:
+        for result in fig.get("official_times") or []:
+            out.append({"benchmark_title": benchmark_title_of(fig), "submitter": str(result.get("submitter", "")),
+                        "system": result_name(result), "division": str(result.get("division") or ""),
+                        "minutes": formatting.minutes(minutes_of(result), places=formatting.TABLE_PLACES),
+                        "factor": _factor_text(result.get("official_factor"), facts.lang)})
+    return out
 
 
 def previous_claim(fig: Mapping, facts: Facts) -> dict | None:

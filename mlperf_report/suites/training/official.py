@@ -20,7 +20,7 @@ from typing import Callable
 import pandas as pd
 
 from mlperf_report.ingest import official, result_ids
-from mlperf_report.suites.training import rounds
+from mlperf_report.suites.training import official_time, rounds
 
 #: Decimal places of the summarizer's JSON (pandas ``to_json``'s default ``double_precision``).
 DECIMALS = 10
@@ -152,8 +152,7 @@ def _compare_one(check: official.Check, row, theirs: dict, key: dict, file: str)
                   f"the official time is used")
         check.add(key, here, theirs["time"], "differ", "rcp_scaling_factor", detail, file)
         return (theirs["time"], factor, f"{row['status_detail']} (time to train: {theirs['time']:.4f} min, MLCommons' "
-                f"summary {file}, with its RCP scaling factor {factor:g}; the tree holds no scaling.json and its "
-                f"runs give {here:.4f} min)")
+                f"summary {file}, with its RCP scaling factor {factor:g}; {official_time.MARK} {here:.4f} min)")
     cause, detail = _cause(row)
     if lacks:
         cause, detail = "rcp_scaling_factor", (f"the summary applies RCP scaling factor {factor:g}, the tree holds "

@@ -227,3 +227,37 @@ def _wrong_sheet(path: Path) -> None:
     book.active.title = "Notes"
     book.active.append(["These results are preliminary"])
     book.save(path)
+
+
+def test_the_figures_and_the_notes_say_which_times_are_mlcommons_published_ones(planted):
+    """The result the summary gives an RCP factor the tree lacks is named in the benchmark's figures,
+    in its own footnote and in a note of the report, in both languages."""
+    import copy
+
+    import yaml
+
+    from mlperf_report.core import paths
+    from mlperf_report.narrative import rendering
+    from mlperf_report.suites.training import figures, narrative
+
+    results = planted.results.assign(display_name=planted.results["system_name"])
+    found = figures._official_times(results, "resnet", "training-v1.0")
+    assert [(r["system_id"], r["minutes"], r["official_factor"]) for r in found] == [("x3", 10.347, 1.0347)]
+    assert figures._official_times(results, "bert", "training-v1.0") == []
+    plain = results[results["system_id"] != "x3"]
+    assert all(figures.system_result(r, round_id="training-v1.0")["official_factor"] is None for _, r in plain.iterrows())
+
+    fixtures = Path(__file__).parents[2] / "fixtures" / "figures" / "graphcore"
+    figs = copy.deepcopy(rendering.load_figures(fixtures)[0])
+    resnet = figs["resnet"]
+    resnet["official_times"] = found
+    resnet["focus"]["closed"][0]["official_factor"] = 1.0347
+    config = yaml.safe_load((paths.DATA / "report.yaml").read_text(encoding="utf-8"))
+    en = narrative.render(figs, None, config, "en", "text").notes
+    zh = narrative.render(figs, None, config, "zh-Hant", "text").notes
+    assert "The time to train is MLCommons' published one: its summary applies an RCP scaling factor of 1.0347" in en
+    assert "Times to train from MLCommons' own summary: for Acme X3 (Acme, " in en and "10.35 minutes" in en
+    assert "此訓練時間採用 MLCommons 公布的數值：其摘要套用 RCP 縮放係數 1.0347" in zh
+    assert "採用 MLCommons 摘要的訓練時間：Acme X3（Acme，" in zh
+    del resnet["official_times"], resnet["focus"]["closed"][0]["official_factor"]
+    assert "MLCommons' published" not in narrative.render(figs, None, config, "en", "text").notes
