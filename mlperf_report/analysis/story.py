@@ -46,17 +46,23 @@ def find_claims(frame: pd.DataFrame, focus: Focus, generations: Generations,
     """Every claim of every angle that the comparable frame (and the previous round's, and the
     perf/$ entries where prices are on file) supports. ``seen``: the chips (accelerator and host
     processor model names) of every other round of the suite present in the data, by round id."""
-    df = _one_chip(prepare(frame, focus), generations)
-    before = _one_chip(prepare(previous, focus), generations) if previous is not None and len(previous) else None
+    full = prepare(frame, focus)
+    before = prepare(previous, focus) if previous is not None and len(previous) else None
     if focus.kind == "none":
-        return leadership_of_round(df) + progress(df, before, focus, generations)
-    return (debut(df, generations, seen) + leadership(df) + generation(df, generations, before, focus)
-            + competition(df, focus) + ecosystem(df, focus, generations) + scaling(df) + progress(df, before, focus, generations)
-            + price(prices) + energy(df))
+        return leadership_of_round(full) + progress(full, before, focus, generations)
+    df = _one_chip(full, generations)
+    return (debut(df, generations, seen) + leadership(full) + generation(df, generations, _one_chip(before, generations), focus)
+            + competition(df, focus) + ecosystem(df, focus, generations, systems=full) + scaling(df)
+            + progress(full, before, focus, generations) + price(prices) + energy(full))
 
 
-def _one_chip(df: pd.DataFrame, generations: Generations) -> pd.DataFrame:
-    """The results of systems of one chip: a system of mixed chips is set against nothing."""
+def _one_chip(df: pd.DataFrame | None, generations: Generations) -> pd.DataFrame | None:
+    """The results of systems of one chip: a system of mixed chips is set against nothing, chip for
+    chip (generation, debut, rival, partner, scaling). It stays a result of the round: a claim to be
+    fastest, the round's best results and the host share count it, or a mixed system faster than
+    the focus's best would let the focus claim a lead it does not have."""
+    if df is None:
+        return None
     return df[~df["chip"].map(generations.mixed).astype(bool)].reset_index(drop=True)
 
 

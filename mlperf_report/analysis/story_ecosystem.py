@@ -32,11 +32,13 @@ def _on_chips(df: pd.DataFrame, focus: Focus) -> tuple[pd.DataFrame, str | None]
     return on_it, next((s for s in on_it["submitter"].unique() if str(s).lower() == own.lower()), None)
 
 
-def ecosystem(df: pd.DataFrame, focus: Focus, generations: Generations) -> list[Claim]:
+def ecosystem(df: pd.DataFrame, focus: Focus, generations: Generations, *, systems: pd.DataFrame | None = None,
+              ) -> list[Claim]:
     """The partners who submitted on the focus's accelerators (or processors), and how close they
-    come to its own; for a processor vendor, the systems its processors host."""
+    come to its own; for a processor vendor, the systems its processors host (among ``systems``: every
+    result of the round, mixed-chip systems included; default ``df``)."""
     found = _on_chips(df, focus)
-    claims = host_share(df, focus)
+    claims = host_share(df if systems is None else systems, focus)
     if found is None:
         return claims
     on_it, own_name = found

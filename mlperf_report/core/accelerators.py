@@ -123,9 +123,11 @@ class Generations:
     def _named(self, text: str) -> Generation | Chip | None:
         wanted = text.strip().lower()
         whole = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)", re.IGNORECASE)
+        found = self.resolve(text)
+        if found is not None and found.name.lower() == wanted:
+            return found  # a chip's own name ("Intel Gaudi"), though longer names hold it ("Intel Gaudi 2")
         if not wanted or sum(1 for g in self.items for name, _ in g.chips if whole.search(name)) > 1:
             return None
-        found = self.resolve(text)
         if found is not None and found.by == "model":
             return found
         generation = next((g for g in self.items if g.name.lower() == wanted), None)

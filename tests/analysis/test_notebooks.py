@@ -124,7 +124,8 @@ def test_figures_json_is_the_contract_and_matches_the_package(executed, training
     got = json.loads(text)
     assert list(got) == ["round", "benchmark", "benchmark_title", "benchmark_model", "focus_submitter", "focus_kind",
                          "focus_name", "fastest", "focus", "baseline", "baseline_rule", "perf_per_dollar", "equal_scale",
-                         "scales", "previous_round", "unscored"]
+                         "scales", "previous_round", "unscored", "official_times"]
+    assert got["official_times"] == [] and got["baseline"]["official_factor"] is None
     assert got["baseline_rule"]["used"] == "pinned" and got["equal_scale"] is None  # priced: perf/$ instead
     assert [(s["accelerators"], s["systems"], s["focus_position"]) for s in got["scales"]] == [
         (4, 1, None), (8, 1, None), (16, 1, 1), (64, 2, 2)]

@@ -16,7 +16,7 @@ MARK = "the tree holds no scaling.json and its runs give"
 
 def official_factor(status_detail: object, scaling_factor: object) -> float | None:
     """The RCP scaling factor of a result whose time is MLCommons' published one, else None."""
-    if MARK not in str(status_detail or ""):
+    if not isinstance(status_detail, str) or MARK not in status_detail:  # NA, NaN or None: no detail
         return None
     try:
         factor = float(scaling_factor)
