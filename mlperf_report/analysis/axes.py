@@ -118,7 +118,9 @@ def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:
         if share < _INSIDE_FROM:
             ax.text(width, y, fmt(width), transform=outside, ha="left", va="center", fontsize=fontsize)
         else:
-            dark = mcolors.to_hex(bar.get_facecolor()) in _DARK
+            from mlperf_report.analysis import style
+
+            dark = mcolors.to_hex(bar.get_facecolor()) in {*_DARK, style.FOCUS_COLOR}  # a brand's too (style.branded)
             ax.text(width, y, fmt(width), transform=inside, ha="right", va="center", fontsize=fontsize,
                     color="white" if dark else "black")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import re
 import warnings
 from typing import Iterable, Iterator
 
@@ -118,10 +119,45 @@ def house_style(lang: str = "en") -> Iterator[None]:
         # the CJK fallback in every language: English charts show Chinese submitters' names too
         if fonts.register_matplotlib_cjk() is None and lang != "en":
             raise RuntimeError(f"no CJK font for {lang!r} labels; run `make venv` (noto-cjk-sans-otc)")
+        if _brand_font:  # style.branded: the brand's face first, the house's after it
+            mpl.rcParams["font.family"] = [_brand_font, *mpl.rcParams["font.family"]]
         warnings.filterwarnings("error", message=r"Glyph .* missing from")
         # seaborn 0.13.2's boxplot still passes ``vert`` to matplotlib 3.11: its problem, not the reader's
         warnings.filterwarnings("ignore", message=r"vert: bool was deprecated")
         yield
+
+
+_brand_font: str | None = None  # a brand's typeface while ``branded`` is in effect
+
+
+@contextlib.contextmanager
+def branded(colour: str | None = None, font: str | None = None) -> Iterator[None]:
+    """A brand's primary ``colour`` as the focus's (the press kit's charts, drawn in the assembling
+    process) and its typeface ``font`` first in every ``house_style`` entered within (or around) it,
+    the house fonts after it for every glyph it lacks (a Latin-only brand face never leaves Chinese
+    as boxes)."""
+    global FOCUS_COLOR, _brand_font
+    import matplotlib as mpl
+
+    saved = FOCUS_COLOR, _brand_font
+    FOCUS_COLOR, _brand_font = colour or saved[0], font or saved[1]
+    try:
+        with mpl.rc_context({"font.family": [font, *mpl.rcParams["font.family"]]} if font else {}):
+            yield
+    finally:
+        FOCUS_COLOR, _brand_font = saved
+
+
+_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + FOCUS_COLOR, re.DOTALL | re.IGNORECASE)
+
+
+def recolour(svg: str, colour: str | None) -> str:
+    """A chart drawn in the house focus colour with ``colour`` (a brand's primary) in its place: the
+    notebooks' charts and the memo's stay brand-free, the brand is applied where the report is
+    assembled. Comments (labels' text) are left as they are."""
+    if not colour or colour.lower() == FOCUS_COLOR:
+        return svg
+    return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else colour.lower(), svg)
 
 
 def figure(rows: int | None = None, *, height: float | None = None):

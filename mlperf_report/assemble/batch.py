@@ -97,7 +97,8 @@ def run_from_args(args, split) -> int:
                              languages=split(args.languages), force=args.force,
                              focus_submitter=report.config.focus_submitter,
                              focus_accelerator=report.config.focus_accelerator, pool=pool,
-                             share_appendix=True)  # one appendix per language for every focus
+                             share_appendix=True,  # one appendix per language for every focus
+                             brand=getattr(args, "brand", None))
 
     from mlperf_report.analysis.planning import missing_history
 

@@ -103,7 +103,7 @@ def build_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
 def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Path, config_file: Path,
                   languages: list[str] | None = None, focus_submitter: str | None = None,
                   force: bool = False, focus_accelerator: str | None = None,
-                  pool=None, share_appendix: bool = False) -> Callable[[], list[Path]]:
+                  pool=None, share_appendix: bool = False, brand: Path | None = None) -> Callable[[], list[Path]]:
     """Render the narrative of every language and hand the reports to ``pool`` (a batch's
     :class:`report_pools.RenewingPool`) without waiting; the returned call waits for them, writes the stamp
     and returns the files written. A batch starts every focus before it waits for the first, so its
@@ -117,15 +117,16 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     suite = suite_for(plan.round_id)
     config = load_config(config_file).with_overrides(round=plan.round_id, focus_submitter=focus_submitter,
                                                      focus_accelerator=focus_accelerator,
-                                                     languages=languages)
+                                                     languages=languages, brand=brand)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
-    inputs = report_inputs(plan, results, prices_file, config_file, config.deliverables)
+    branded = _brand(config)
+    inputs = report_inputs(plan, results, prices_file, config_file, config.deliverables) + list(branded.files)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [titles[lang] for lang in langs], "deliverables": list(config.deliverables),
-                              "packages": shaping_versions()})
+                              "packages": shaping_versions(), **({"brand": repr(branded)} if branded.file else {})})
     stamp = round_out / STAMP
     if not force and _up_to_date(stamp, digest, round_out):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
@@ -140,7 +141,8 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
                                        round_out, titles[lang], date, default_copy=i == 0,
                                        formats=config.deliverables, share_appendix=share_appendix, kit=kit,
-                                       data_dir=Path(plan.data_dir), prices_file=Path(prices_file), focus=config.focus)
+                                       data_dir=Path(plan.data_dir), prices_file=Path(prices_file), focus=config.focus,
+                                       brand=branded)
                 for i, (lang, narrative, notes, kit) in enumerate(
                     _narratives(suite, config, langs, round_out, results, load_prices(prices_file), titles, date)))
     waiting = _hand_over(requests, pool, plan.workers)
@@ -156,6 +158,13 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         return written
 
     return finish
+
+
+def _brand(config):
+    """The build's brand (``core.brand``): colours, logo and typefaces; today's look without a file."""
+    from mlperf_report.core.brand import load_brand
+
+    return load_brand(config.brand)
 
 
 def _up_to_date(stamp: Path, digest: str, round_out: Path) -> bool:

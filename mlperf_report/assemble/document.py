@@ -12,6 +12,7 @@ renamed into place together, so a failed build never leaves half a report or des
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import time
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from mlperf_report.assemble.kit import Kit
 from mlperf_report.assemble.page import page_fonts, render_page
 from mlperf_report.assemble.pdf_print import PrintedPart, print_report, render_pdf
 from mlperf_report.core.atomic import atomic_open
+from mlperf_report.core.brand import NO_BRAND, Brand
 from mlperf_report.core.errors import InputError, UserError
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.assemble.sections import fetched_urls, fragment_section, labels_for, notebook_section
@@ -68,6 +70,7 @@ class ReportRequest:
     data_dir: Path | None = None        # the round's tables, for the workbook
     prices_file: Path | None = None
     focus: object | None = None         # core.config.Focus, for the workbook's marks
+    brand: Brand = NO_BRAND             # core.brand: colours, logo and typefaces
 
     def run(self, pdf_renderer: Callable[..., bytes] = render_pdf) -> AssembledReport:
         return make_report(self, pdf_renderer)
@@ -99,7 +102,8 @@ class ReportModel:
     @functools.cached_property
     def sections(self) -> list:
         r = self.request
-        return self._timed("sections", lambda: report_sections(r.lang, list(r.notebooks), r.narrative_html, r.notes_html))
+        return self._timed("sections", lambda: report_sections(r.lang, list(r.notebooks), r.narrative_html, r.notes_html,
+                                                               focus_colour=r.brand.primary))
 
     @functools.cached_property
     def own(self) -> PrintedPart:
@@ -112,15 +116,16 @@ class ReportModel:
     @functools.cached_property
     def kit(self) -> Kit:
         r = self.request
-        return r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
-                            has_exhibits=bool(self.appendix.sections))
+        kit = r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
+                           has_exhibits=bool(self.appendix.sections))
+        return dataclasses.replace(kit, brand=r.brand) if r.brand != kit.brand else kit
 
     @functools.cached_property
     def page_args(self) -> dict:
         r = self.request
         listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(self.kit)))
         return dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,
-                    sections=self.sections, companions=listed)
+                    sections=self.sections, companions=listed, brand=r.brand)
 
     @functools.cached_property
     def faces(self) -> tuple:
@@ -190,16 +195,33 @@ def assemble_report(round_id: str, lang: str, notebooks: list[Path], narrative_h
     return make_report(request, pdf_renderer)
 
 
-def report_sections(lang: str, notebooks: list[Path], narrative_html: str, notes_html: str) -> list:
+def report_sections(lang: str, notebooks: list[Path], narrative_html: str, notes_html: str,
+                    focus_colour: str | None = None) -> list:
     """The report's sections in reading order: narrative, one per notebook, notes (when there are
-    any), and last the appendix (the closing exhibits)."""
+    any), and last the appendix (the closing exhibits). ``focus_colour``: a brand's primary colour,
+    painted over the house focus colour of the notebooks' charts."""
     labels = labels_for(lang)
     sections = [fragment_section(narrative_html, "sec-highlights", labels["highlights"], "narrative")]
     for path in notebooks:
-        sections.append(notebook_section(read_notebook(Path(path)), lang, Path(path).stem))
+        sections.append(notebook_section(_recoloured(read_notebook(Path(path)), focus_colour), lang, Path(path).stem))
     if notes_html.strip():
         sections.append(fragment_section(notes_html, "sec-notes", labels["notes"], "notes"))
     return [s for s in sections if s.kind != "appendix"] + [s for s in sections if s.kind == "appendix"]
+
+
+def _recoloured(notebook, colour: str | None):
+    """``notebook`` with its SVG charts' focus colour replaced by ``colour`` (``style.recolour``)."""
+    if not colour:
+        return notebook
+    from mlperf_report.analysis import style
+
+    for cell in notebook.cells:
+        for output in cell.get("outputs", ()):
+            data = output.get("data") or {}
+            if "image/svg+xml" in data:
+                svg = data["image/svg+xml"]
+                data["image/svg+xml"] = style.recolour("".join(svg) if isinstance(svg, list) else svg, colour)
+    return notebook
 
 
 def round_title(round_id: str) -> str:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from mlperf_report.analysis.claim_charts import ClaimChart
+from mlperf_report.core.brand import NO_BRAND, Brand
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.narrative import citations
 from mlperf_report.narrative.rendering import MARK, TRADEMARK_LEGEND
@@ -49,6 +50,7 @@ class Kit:
     has_exhibits: bool = False
     legend: str = TRADEMARK_LEGEND
     retrieved: str = ""  # when the results were retrieved (report.yaml's source.retrieved, YYYY-MM-DD), or ""
+    brand: Brand = NO_BRAND  # core.brand: the colours, logo and typefaces every deliverable carries
 
     @property
     def headline(self) -> KitClaim | None:

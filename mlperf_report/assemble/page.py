@@ -15,6 +15,7 @@ from pathlib import Path
 from mlperf_report.assemble import print_svg
 from mlperf_report.assemble.sections import Section, labels_for
 from mlperf_report.core import paths
+from mlperf_report.core.brand import NO_BRAND, Brand
 from mlperf_report.i18n import fonts
 
 
@@ -58,14 +59,15 @@ class _Face:
 def render_page(*, lang: str, title: str, round_title: str, date: str, sections: list[Section],
                 font_faces: tuple[FontFace, ...] = (), resources: dict | None = None,
                 contents: list[Section] | None = None, appendix_files: dict[str, str] | None = None,
-                companions: tuple[tuple[str, str], ...] = ()) -> str:
+                companions: tuple[tuple[str, str], ...] = (), brand: Brand = NO_BRAND) -> str:
     """The whole report page; section bodies are trusted HTML made by our own code. Fonts are
     inline data: URIs, or, when ``resources`` is given (printing), moved there by name.
 
     ``contents``: the sections the cover's contents list (default ``sections``; empty: no cover and
     no contents, as the printed appendix has). ``appendix_files``: section id -> the file the
     appendix sections listed in the contents are printed in (``appendix_pdf``). ``companions``:
-    (file name, what it is) of the files beside the report, listed under the contents."""
+    (file name, what it is) of the files beside the report, listed under the contents. ``brand``:
+    its colours, typefaces and logo (on the cover) over the house style."""
     from markupsafe import Markup
 
     template = _jinja().get_template("report.html.j2")
@@ -77,7 +79,41 @@ def render_page(*, lang: str, title: str, round_title: str, date: str, sections:
         report_css=Markup((paths.TEMPLATES / "report.css").read_text(encoding="utf-8")),
         print_css=Markup((paths.TEMPLATES / "print.css").read_text(encoding="utf-8")),
         font_faces=[_face(face, resources) for face in font_faces],
+        brand_css=Markup(brand_style(brand)), logo=logo_uri(brand), logo_alt=brand.logo_alt or brand.name,
     )
+
+
+#: The report's font list after a brand's typeface: the CJK face (embedded subset first) stays the
+#: fallback, so a Latin-only brand face never leaves Chinese as boxes.
+CJK_FALLBACK = ('"Noto Sans CJK TC Subset", "Noto Sans CJK TC", "Noto Sans TC", "PingFang TC", '
+                '"Microsoft JhengHei", sans-serif')
+
+
+def brand_style(brand: Brand) -> str:
+    """CSS over report.css and print.css: the brand's colours as the page's variables (accent: the
+    headings' rules, the cover's bar, links), its base and headings typefaces, the cover's logo."""
+    colours = {"--accent": brand.primary, "--ink": brand.foreground, "--paper": brand.background}
+    rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
+    for selector, family in (("html", brand.base_font), ("h1, h2, h3, h4, .cover-title", brand.headings_font)):
+        if family:
+            rules.append(f"{selector} {{ font-family: {css_family(family)}, {CJK_FALLBACK}; }}")
+    if brand.logo:
+        rules.append(".cover-logo { display: block; max-height: 4rem; max-width: 16rem; margin: 0 0 1.2rem; }")
+    return "\n".join(rules)
+
+
+def css_family(family: str) -> str:
+    """A font family name as a CSS string (nothing in it can end the rule)."""
+    return '"' + "".join(ch for ch in family if ch not in '"\\<>{};') + '"'
+
+
+def logo_uri(brand: Brand) -> str:
+    """The brand's logo as a data: URI, SVG as it is. ``charset`` keeps an SVG logo out of the
+    charts' rewriting (``screen_svg``, ``print_svg`` take ``svg+xml;base64`` images for charts)."""
+    if not brand.logo:
+        return ""
+    kind = brand.logo_type + (";charset=utf-8" if brand.logo_type == "image/svg+xml" else "")
+    return f"data:{kind};base64," + base64.b64encode(brand.logo_bytes()).decode("ascii")
 
 
 def _face(face: FontFace, resources: dict | None) -> _Face:

@@ -21,6 +21,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="report: re-run every notebook and re-assemble")
     parser.add_argument("--focus", metavar="SUBMITTER", help="report: submitter whose story is told, or `none`")
     parser.add_argument("--focus-accelerator", metavar="PATTERN", help="report: an accelerator across its submitters")
+    parser.add_argument("--brand", metavar="FILE", help="report: brand.yml file (colours, logo, typefaces)")
     parser.add_argument("--send", action="store_true", help="email the PDFs when the report is built")
     parser.add_argument("--to", help="send: comma-separated addresses instead of a configured list")
     parser.add_argument("--list", dest="list_name", metavar="NAME", help="send: configured recipient list")
@@ -48,6 +49,7 @@ def stage_argvs(args: argparse.Namespace, round_id: str | None) -> list[list[str
     stages.append(["report", *opt("--round", round_id), *opt("--benchmarks", args.benchmarks), *dirs,
                    *opt("--jobs", args.jobs), *opt("--focus", getattr(args, "focus", None)),
                    *opt("--focus-accelerator", getattr(args, "focus_accelerator", None)),
+                   *opt("--brand", getattr(args, "brand", None)),
                    *(["--force"] if args.force else [])])
     if args.send:
         stages.append(["send", *opt("--round", round_id), *opt("--to", args.to), *opt("--list", args.list_name),

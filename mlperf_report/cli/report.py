@@ -42,6 +42,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-dir", type=Path, default=paths.OUTPUT, help="folder for everything generated (default: output/)")
     parser.add_argument("--prices", type=Path, default=paths.PRICES, help="price catalogue (default: data/prices.yaml)")
     parser.add_argument("--config", type=Path, default=paths.REPORT_CONFIG, help="report configuration (default: data/report.yaml)")
+    parser.add_argument("--brand", type=Path, metavar="FILE", help="brand.yml file: colours, logo and typefaces of "
+                        "every deliverable (default: report.yaml's brand:, else _brand.yml beside it)")
     parser.add_argument("--no-assemble", action="store_true", help="run the notebooks only; no narrative, HTML or PDF")
 
 
@@ -103,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                                 focus_submitter=getattr(args, "focus_submitter", None), force=args.force,
                                 focus_accelerator=accelerator_override(getattr(args, "focus_submitter", None),
                                                                         getattr(args, "focus_accelerator", None)),
-                                pool=assemblers[0] if assemblers else None)()
+                                pool=assemblers[0] if assemblers else None, brand=getattr(args, "brand", None))()
     out = plan.output_dir / plan.round_id
     print(f"done in {time.perf_counter() - started:.1f} s; reports in {out}:", file=sys.stderr)
     folders: dict = {}

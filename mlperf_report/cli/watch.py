@@ -26,6 +26,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="send: write .eml files instead of mailing")
     parser.add_argument("--no-compliance", action="store_true", help="ingest: skip MLCommons' compliance checker")
     parser.add_argument("--config", type=Path, default=paths.REPORT_CONFIG, help="report configuration")
+    parser.add_argument("--brand", type=Path, metavar="FILE", help="report: brand.yml file (default: the configuration's)")
     parser.add_argument("--data-dir", type=Path, default=paths.DATA, help="folder of the ingest tables")
     parser.add_argument("--output-dir", type=Path, default=paths.OUTPUT, help="folder for everything generated")
 
@@ -84,7 +85,8 @@ def _stage_argv(args, step: str, round_id: str, source: str, focus_each: str = "
                 *(["--no-compliance"] if args.no_compliance else [])]
     dirs = ["--data-dir", str(args.data_dir), "--output-dir", str(args.output_dir), "--config", str(args.config)]
     if step in ("report", "focus-each"):
-        return ["report", *common, *dirs, *(["--focus-each", focus_each] if step == "focus-each" else [])]
+        branded = ["--brand", str(args.brand)] if getattr(args, "brand", None) else []
+        return ["report", *common, *dirs, *branded, *(["--focus-each", focus_each] if step == "focus-each" else [])]
     return ["send", *common, *dirs, *(["--dry-run"] if args.dry_run else [])]
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from mlperf_report.core import accelerators, languages, paths
+from mlperf_report.core.brand import brand_file
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.yaml_files import read_yaml
 from mlperf_report.core.rounds import parse_round_id
@@ -158,6 +159,7 @@ class ReportConfig:
     story: StorySettings = field(default_factory=StorySettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
     deliverables: tuple[str, ...] = DELIVERABLES  # format names, checked against the formats at build time
+    brand: Path | None = None  # the brand file (core.brand): ``brand:``, else _brand.yml beside this file
 
     @property
     def focus(self) -> Focus:
@@ -182,13 +184,15 @@ class ReportConfig:
             raise TypeError(f"unknown configuration override(s): {', '.join(unknown)}")
         if "languages" in given:
             given["languages"] = _languages(given["languages"], "--languages")
+        if "brand" in given:
+            given["brand"] = Path(given["brand"])
         if "round" in given:  # a path such as ../../tmp/x must never become a folder name
             given["round"] = _round(given["round"], "--round")
         return dataclasses.replace(self, **given)
 
 
 _KNOWN_KEYS = {"title", "round", "focus_submitter", "focus_accelerator", "languages", "baseline", "source", "mail",
-               "story", "watch", "deliverables"}
+               "story", "watch", "deliverables", "brand"}
 
 
 def load_config(path: Path | str = paths.REPORT_CONFIG) -> ReportConfig:
@@ -227,6 +231,7 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
         story=_story(raw.get("story") or {}, where),
         watch=_watch(raw.get("watch") or {}, where, path),
         deliverables=_deliverables(raw.get("deliverables", list(DELIVERABLES)), where),
+        brand=brand_file(path, _string(raw, "brand", "", where) if "brand" in raw else None),
     )
 
 

@@ -32,17 +32,38 @@ def brief_bytes(kit, cache_dir=None) -> bytes:
     """The brief's PDF: as many lead claims as fit on the page with the headline, in their order."""
     from mlperf_report.assemble import page, pdf_print
 
+    from markupsafe import Markup
+
+    from mlperf_report.analysis import style
+
     charted = next((c for c in kit.claims if c.chart is not None), None)
-    chart = ("data:image/svg+xml;base64," + base64.b64encode(kit_charts.claim_svg(charted, kit.lang, CHART_HEIGHT)
-                                                             .encode()).decode()) if charted else ""
+    svg = style.recolour(kit_charts.claim_svg(charted, kit.lang, CHART_HEIGHT), kit.brand.primary) if charted else ""
+    chart = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode() if charted else ""
     template = page._jinja().get_template("brief.html.j2")
     context = dict(kit=kit, chart=chart, chart_alt=charted.chart_title if charted else "",
+                   brand_css=Markup(brand_css(kit.brand)), logo=page.logo_uri(kit.brand),
+                   logo_alt=kit.brand.logo_alt or kit.brand.name,
                    source=label("kit.source", kit.lang, round=kit.mark_title, source=kit.source),
                    derived=label("kit.derived", kit.lang))
     claims = _numbered(kit.claims)
     faces = page.page_fonts(template.render(**context, claims=claims, font_faces=[]), "", cache_dir)  # CJK subset
     return pdf_print.shortest_that_fits(lambda n: template.render(**context, claims=claims[:n], font_faces=faces),
                                         max(len(claims), 1))
+
+
+def brand_css(brand) -> str:
+    """The brief's CSS for a brand: the round's line and the text in its colours, its typefaces
+    before the CJK face, its logo at the header's right."""
+    from mlperf_report.assemble.page import css_family
+
+    rules = [f".round {{ color: {brand.primary}; }}"] if brand.primary else []
+    rules += [f"html {{ color: {brand.foreground}; }}"] if brand.foreground else []
+    for selector, family in (("html", brand.base_font), ("h1", brand.headings_font)):
+        if family:
+            rules.append(f'{selector} {{ font-family: {css_family(family)}, "Noto Sans CJK TC Subset", "DejaVu Sans", sans-serif; }}')
+    if brand.logo:
+        rules.append(".logo { float: right; max-height: 12mm; max-width: 45mm; margin: 0 0 2mm 4mm; }")
+    return "\n".join(rules)
 
 
 def _numbered(claims) -> list[dict]:

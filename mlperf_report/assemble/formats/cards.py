@@ -70,12 +70,13 @@ def card(claim, kit) -> tuple[bytes, bytes]:
 
     width, height = SIZE
     box = width - 2 * _PAD
-    with style.house_style(kit.lang), mpl.rc_context({"svg.fonttype": "none", "figure.constrained_layout.use": False}):
+    with style.branded(kit.brand.primary, kit.brand.base_font), style.house_style(kit.lang), \
+            mpl.rc_context({"svg.fonttype": "none", "figure.constrained_layout.use": False}):
         fig = matplotlib.figure.Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="none")
         used = _place(fig, claim.text, y=_PAD, box=(box, 190), largest=30, smallest=16, lang=kit.lang, bold=True)
         cited = height - _PAD - 66
-        _place(fig, citation(claim, kit), y=cited, box=(box, 66), largest=13, smallest=10, lang=kit.lang,
-               colour="#5b6573")
+        _place(fig, citation(claim, kit), y=cited, box=(box - _logo(fig, kit.brand, cited), 66), largest=13,
+               smallest=10, lang=kit.lang, colour="#5b6573")
         if claim.chart is not None:  # its title under the claim; below it, room for ticks and the axis title
             title_top = _PAD + used + 12
             titled = _place(fig, claim.chart_title, y=title_top, box=(box, 24), largest=14, smallest=10,
@@ -88,6 +89,25 @@ def card(claim, kit) -> tuple[bytes, bytes]:
         fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
         fig.savefig(svg, format="svg", metadata={"Date": None})
     return png.getvalue(), svg.getvalue().encode("utf-8")
+
+
+def _logo(fig, brand, top: float, height: float = 66) -> float:
+    """The brand's logo in the card's lower right corner, beside the citation (``top`` pixels from
+    the card's top); the width it takes from the citation's box, in pixels (0: no logo)."""
+    from mlperf_report.assemble import brand_art
+
+    picture = brand_art.logo_png(brand)
+    if picture is None:
+        return 0.0
+    import matplotlib.image
+
+    width = min(height * brand_art.aspect(picture), 240.0)
+    card_w, card_h = fig.get_size_inches() * DPI
+    ax = fig.add_axes(((card_w - _PAD - width) / card_w, 1 - (top + height) / card_h, width / card_w, height / card_h))
+    ax.imshow(matplotlib.image.imread(io.BytesIO(picture)), aspect="auto", interpolation="antialiased")
+    ax.set_axis_off()
+    ax.set_gid("brand-logo")
+    return width + 24
 
 
 def _place(fig, text: str, *, y: float, box: tuple[float, float], largest: float, smallest: float, lang: str,

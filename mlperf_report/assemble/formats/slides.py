@@ -99,13 +99,35 @@ def _notes(slide, text: str) -> None:
 
 def _title_slide(slide, kit) -> None:
     width = WIDTH - 2 * MARGIN
-    _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang, colour=ACCENT)
+    _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang, colour=_hex(kit.brand.primary, ACCENT))
+    ink = _hex(kit.brand.foreground, INK)
     _text(slide, kit.title + (f" · {kit.focus_name}" if kit.focus_name else ""), (MARGIN, 1.3, width, 0.9),
-          largest=32, smallest=14, lang=kit.lang, bold=True)
+          largest=32, smallest=14, lang=kit.lang, bold=True, colour=ink)
     if kit.headline:
-        _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang)
+        _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang, colour=ink)
         _notes(slide, f"{kit.headline.text}\n\n{kit.headline.note}")
-    _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width, 0.4), largest=14, lang=kit.lang, colour=MUTED)
+    logo_width = _logo(slide, kit.brand)
+    _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width - logo_width, 0.4), largest=14, lang=kit.lang, colour=MUTED)
+
+
+def _hex(colour: str | None, default: str) -> str:
+    """A brand's ``#rrggbb`` as python-pptx takes it, else the deck's own."""
+    return colour.lstrip("#").upper() if colour else default
+
+
+def _logo(slide, brand, height: float = 0.9) -> float:
+    """The brand's logo in the title slide's lower right corner; the width it takes (0: none)."""
+    from pptx.util import Inches
+
+    from mlperf_report.assemble import brand_art
+
+    picture = brand_art.logo_png(brand)
+    if picture is None:
+        return 0.0
+    width = min(height * brand_art.aspect(picture), 4.0)
+    slide.shapes.add_picture(io.BytesIO(picture), Inches(WIDTH - MARGIN - width), Inches(HEIGHT - 0.5 - height),
+                             Inches(width), Inches(height)).name = "Brand logo"
+    return width + 0.2
 
 
 def _claim_slide(slide, claim, kit) -> None:
@@ -115,7 +137,10 @@ def _claim_slide(slide, claim, kit) -> None:
     _text(slide, claim.text, (MARGIN, 0.35, width, 1.75), largest=28, smallest=12, lang=kit.lang, bold=True)
     if claim.chart is not None:
         chart_w, chart_h = 10.0, 4.25
-        png = kit_charts.claim_png(claim, kit.lang, chart_w, chart_h, fontsize=13)
+        from mlperf_report.analysis import style
+
+        with style.branded(kit.brand.primary, kit.brand.base_font):
+            png = kit_charts.claim_png(claim, kit.lang, chart_w, chart_h, fontsize=13)
         slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
                                  Inches(chart_h))
     _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED)

@@ -1,0 +1,189 @@
+"""A vendor's brand (``_brand.yml``, the brand.yml standard Quarto and Shiny read): the colours, logo
+and typefaces every deliverable carries.
+
+Found beside the configuration (``data/_brand.yml``), named by ``brand:`` in it (relative to it) or by
+``--brand FILE``; without one, today's look. Read with the ``brand-yml`` package, imported only when
+a brand file exists, so a build without one pays nothing. Each item is checked on its own: a missing
+logo, a colour that is neither a colour nor a palette name, a typeface fontconfig does not know, a
+file that is not YAML: one line naming the item and today's default used instead, never a failed
+build. The result is a small frozen ``Brand``, picklable for the assembling processes.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+FILE_NAME = "_brand.yml"
+#: Today's look: what each item falls back to (the charts' focus colour, the report's ink and paper).
+DEFAULT_PRIMARY = "#d1495b"
+DEFAULT_FOREGROUND = "#1d232b"
+DEFAULT_BACKGROUND = "#ffffff"
+DEFAULT_FONT = "DejaVu Sans, Noto Sans CJK TC for Chinese"
+LOGO_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_COLOURS = (("primary", DEFAULT_PRIMARY), ("foreground", DEFAULT_FOREGROUND), ("background", DEFAULT_BACKGROUND))
+
+
+@dataclass(frozen=True)
+class Brand:
+    """What a build uses of a brand file; None: today's default for that item."""
+
+    file: Path | None = None
+    name: str = ""
+    primary: str | None = None       # "#0a7d2c": the focus's colour in every chart, the accents
+    foreground: str | None = None    # the text's colour
+    background: str | None = None    # the page's colour (HTML and PDF)
+    logo: Path | None = None
+    logo_alt: str = ""
+    base_font: str | None = None
+    headings_font: str | None = None
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The files the deliverables are made from: the brand file and its logo (the build's stamp)."""
+        return tuple(p for p in (self.file, self.logo) if p is not None)
+
+    @property
+    def logo_type(self) -> str:
+        return LOGO_TYPES.get(self.logo.suffix.lower(), "") if self.logo else ""
+
+    def logo_bytes(self) -> bytes:
+        return self.logo.read_bytes() if self.logo else b""
+
+    def focus(self, default: str) -> str:
+        return self.primary or default
+
+
+NO_BRAND = Brand()
+
+
+def brand_file(config_file: Path | None, configured: str | Path | None = None, given: str | Path | None = None) -> Path | None:
+    """The brand file of a build: ``--brand`` (``given``), else ``brand:`` (``configured``, relative to
+    the configuration), else ``_brand.yml`` beside the configuration when there is one."""
+    if given:
+        return Path(given)
+    folder = Path(config_file).parent if config_file else Path(".")
+    if configured:
+        path = Path(configured)
+        return path if path.is_absolute() else folder / path
+    if config_file is None:
+        return None
+    found = folder / FILE_NAME
+    return found if found.is_file() else None
+
+
+def load_brand(path: Path | None) -> Brand:
+    """The brand of ``path`` (None: today's look), every problem said once on stderr."""
+    if path is None:
+        return NO_BRAND
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        _say(f"brand: {path}: no such file; using today's look")
+        return NO_BRAND
+    return _load(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: Path, _mtime: int, _size: int) -> Brand:
+    try:
+        from brand_yml import Brand as BrandYml
+
+        parsed = BrandYml.from_yaml(path)
+    except Exception as error:  # invalid YAML, a structure brand.yml refuses: the whole file
+        first = " ".join(str(error).split())[:160]
+        _say(f"brand: {path}: not a brand.yml file ({type(error).__name__}: {first}); using today's look")
+        return Brand(file=path)
+    where = f"brand: {path}"
+    colours = {role: _colour(getattr(parsed.color, role, None) if parsed.color else None,
+                             getattr(parsed.color, "palette", None) if parsed.color else None,
+                             f"{where}: color.{role}", default) for role, default in _COLOURS}
+    logo, alt = _logo(parsed.logo, path.parent, where)
+    typography = parsed.typography
+    base = _font(_family(typography, "base"), f"{where}: typography.base")
+    headings = _font(_family(typography, "headings"), f"{where}: typography.headings")
+    name = getattr(getattr(parsed, "meta", None), "name", None)
+    return Brand(file=path, name=str(getattr(name, "full", None) or getattr(name, "short", None) or name or ""),
+                 logo=logo, logo_alt=alt or "", base_font=base, headings_font=headings, **colours)
+
+
+_SAID: set[str] = set()
+
+
+def _say(line: str) -> None:
+    """A problem with the brand file, printed once per process (a batch loads it for every focus)."""
+    if line not in _SAID:
+        _SAID.add(line)
+        print(line, file=sys.stderr)
+
+
+def _colour(value, palette, where: str, default: str) -> str | None:
+    """``value`` as ``#rrggbb``: a hex colour, a palette name (brand-yml resolves those it can) or a CSS
+    colour name; anything else is said and today's ``default`` used."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if palette and text in palette:
+        text = str(palette[text]).strip()
+    if _HEX.match(text):
+        digits = text[1:].lower()
+        return "#" + (digits if len(digits) == 6 else "".join(d * 2 for d in digits))
+    if text.startswith("#"):
+        _say(f"{where}: {text!r} is not a colour (#rrggbb); using today's {default}")
+        return None
+    from matplotlib.colors import CSS4_COLORS
+
+    if text.lower() in CSS4_COLORS:
+        return CSS4_COLORS[text.lower()].lower()
+    _say(f"{where}: {text!r} is neither a colour nor a name in color.palette; using today's {default}")
+    return None
+
+
+def _logo(logo, folder: Path, where: str) -> tuple[Path | None, str | None]:
+    """The largest logo the file names (``logo: path`` or ``logo: {images, small, medium, large}``)
+    that is there and a PNG, JPEG or SVG."""
+    if logo is None:
+        return None, None
+    choices = [logo] if hasattr(logo, "path") else [getattr(logo, size, None) for size in ("large", "medium", "small")]
+    for resource in (c for c in choices if c is not None):
+        relative = str(getattr(resource.path, "root", resource.path))
+        path = Path(relative) if Path(relative).is_absolute() else folder / relative
+        if path.suffix.lower() not in LOGO_TYPES:
+            _say(f"{where}: logo {relative}: not a PNG, JPEG or SVG; no logo (today's default)")
+        elif not path.is_file():
+            _say(f"{where}: logo {relative}: no such file; no logo (today's default)")
+        else:
+            return path, getattr(resource, "alt", None)
+    return None, None
+
+
+def _family(typography, role: str) -> str | None:
+    part = getattr(typography, role, None) if typography is not None else None
+    family = getattr(part, "family", None)
+    return str(family).strip() if family else None
+
+
+def _font(family: str | None, where: str) -> str | None:
+    """``family`` when fontconfig knows it (what WeasyPrint, matplotlib and the deck's renderer find)."""
+    if not family:
+        return None
+    if family.lower() in installed_families():
+        return family
+    _say(f"{where}: font {family!r} is not installed; using today's {DEFAULT_FONT}")
+    return None
+
+
+@functools.cache
+def installed_families() -> frozenset[str]:
+    """Every font family fontconfig lists, lower case; empty without ``fc-list``."""
+    try:
+        listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    return frozenset(name.strip().lower() for line in listed.splitlines() for name in line.split(","))
