@@ -1,0 +1,158 @@
+"""A brand of another colour and a logo reaches every deliverable in both languages: the focus's
+colour in every chart (the notebooks' in the HTML, the cards' PNG and SVG), the report's accent and
+typefaces, the logo on the report's cover and the brief's header (an image in each PDF), on the deck's
+title slide (a picture) and in each card's corner (its pixels); an SVG logo too (rasterised for the
+deck and the cards); a changed brand file makes the reports stale. One build of the synthetic v0.7 +
+v1.0 tables with every deliverable, shared by the module."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from PIL import Image
+from pptx import Presentation
+from pypdf import PdfReader
+
+from mlperf_report.core import paths
+from mlperf_report.core.brand import Brand
+from synthetic_round import write_tree
+
+ROUND = "training-v1.0"
+GREEN, GREEN_RGB = "#0a7d2c", (10, 125, 44)
+LOGO_RGB = (123, 44, 191)
+LANGS = ("en", "zh-Hant")
+BRAND = f"""meta: {{name: Acme}}
+logo: logo.png
+color:
+  palette: {{acme-green: "{GREEN}"}}
+  primary: acme-green
+typography:
+  base: DejaVu Serif
+  headings: DejaVu Serif
+"""
+SVG_LOGO = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 80" width="200" height="80">'
+            '<rect width="200" height="80" fill="#7b2cbf"/></svg>')
+
+
+def _report(root: Path, config_file: Path, data: Path, out: str = "out") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "build.py", "report", "--round", ROUND, "--focus", "Graphcore", "--data-dir",
+                           str(data), "--output-dir", str(root / out), "--config", str(config_file), "-j", "2"],
+                          cwd=paths.ROOT, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("brand")
+    data = write_tree(root / "data")
+    config = yaml.safe_load(paths.REPORT_CONFIG.read_text(encoding="utf-8"))
+    config_file = root / "report.yaml"
+    config_file.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    Image.new("RGB", (80, 40), LOGO_RGB).save(root / "logo.png")
+    (root / "_brand.yml").write_text(BRAND, encoding="utf-8")  # found beside the configuration
+    done = _report(root, config_file, data)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return root, config_file, data, done.stderr
+
+
+def _folder(built) -> Path:
+    return built[0] / "out" / ROUND
+
+
+def test_a_good_brand_says_nothing(built):
+    assert "brand:" not in built[3]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_report_html_carries_the_colour_logo_and_typeface(built, lang):
+    html = (_folder(built) / f"report.{lang}.html").read_text(encoding="utf-8")
+    assert f"--accent: {GREEN}" in html
+    assert html.count(GREEN) > 5 and "#d1495b" not in html  # every notebook chart's focus bars repainted
+    assert '<img class="cover-logo" src="data:image/png;base64,' in html
+    assert 'font-family: "DejaVu Serif", "Noto Sans CJK TC Subset"' in html  # the CJK face stays the fallback
+
+
+def _images(pdf: Path) -> list[str]:
+    resources = PdfReader(pdf).pages[0]["/Resources"]
+    objects = resources.get("/XObject") or {}
+    return [name for name in objects if objects[name].get_object().get("/Subtype") == "/Image"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_report_cover_and_the_brief_show_the_logo_and_set_the_face(built, lang):
+    for name in (f"report.{lang}.pdf", f"brief.{lang}.pdf"):
+        page = PdfReader(_folder(built) / name).pages[0]
+        assert _images(_folder(built) / name), name  # today's cover and brief have no image
+        fonts = {str(f.get_object().get("/BaseFont")) for f in (page["/Resources"].get("/Font") or {}).values()}
+        assert any("DejaVu-Serif" in f for f in fonts), fonts
+        if lang != "en":
+            assert any("Noto-Sans-CJK" in f for f in fonts), fonts  # Chinese never left to a Latin face
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_deck_has_the_logo_on_its_title_slide_in_the_brand_colour(built, lang):
+    deck = Presentation(str(_folder(built) / f"slides.{lang}.pptx"))
+    title = deck.slides[0]
+    assert [s.name for s in title.shapes if s.shape_type == 13] == ["Brand logo"]
+    colours = {str(r.font.color.rgb) for s in title.shapes if s.has_text_frame
+               for p in s.text_frame.paragraphs for r in p.runs}
+    assert GREEN.lstrip("#").upper() in colours
+
+
+def _near(pixel, rgb, tolerance: int = 12) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], rgb))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_card_shows_the_brand_colour_and_the_logo(built, lang):
+    pngs = sorted((_folder(built) / "cards").glob(f"*.{lang}.png"))
+    assert pngs
+    for png in pngs:
+        image = Image.open(png).convert("RGB")
+        corner = image.getpixel((image.width - 48 - 20, image.height - 48 - 20))  # the logo's box, lower right
+        assert _near(corner, LOGO_RGB), (png.name, corner)
+        svg = png.with_suffix(".svg").read_text(encoding="utf-8")
+        assert "<image" in svg and "#d1495b" not in svg
+    charted = [p for p in pngs if GREEN in p.with_suffix(".svg").read_text(encoding="utf-8")]
+    assert charted  # the focus's bars
+    image = Image.open(charted[0]).convert("RGB")
+    assert any(_near(px, GREEN_RGB, 2) for px in image.get_flattened_data())
+
+
+def test_an_svg_logo_reaches_the_deck_and_the_cards(built, tmp_path):
+    """No SVG library: WeasyPrint and pdfium draw it, for the two formats that take pictures only."""
+    from mlperf_report.assemble.formats import cards, slides
+    from mlperf_report.assemble.kit import Kit, KitClaim
+
+    logo = tmp_path / "logo.svg"
+    logo.write_text(SVG_LOGO, encoding="utf-8")
+    brand = Brand(primary=GREEN, logo=logo)
+    for lang in LANGS:
+        kit = Kit(lang, ROUND, "MLPerf Training v1.0", "Title", "2026-12-07", "Acme",
+                  (KitClaim("Acme leads.", "note"),), brand=brand)
+        deck = Presentation(io.BytesIO(slides.deck_bytes(kit)))
+        assert [s.name for s in deck.slides[0].shapes if s.shape_type == 13] == ["Brand logo"]
+        png, svg = cards.card(kit.claims[0], kit)
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        assert _near(image.getpixel((image.width - 48 - 20, image.height - 48 - 20)), LOGO_RGB)
+        assert b"<image" in svg
+
+
+def test_a_changed_logo_makes_the_reports_stale(built):
+    """The stamp covers the brand file and its logo (the HTML alone here, for a cheap rebuild; last in
+    the module: it rebuilds the module's report)."""
+    root, config_file, data, _ = built
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    html_only = root / "html-only.yaml"
+    html_only.write_text(yaml.safe_dump({**config, "deliverables": ["html"], "brand": "_brand.yml"}), encoding="utf-8")
+    runs = []
+    for _ in range(2):
+        runs.append(_report(root, html_only, data))
+        Image.new("RGB", (80, 40), (0, 0, 0)).save(root / "logo.png")
+    runs.append(_report(root, html_only, data))
+    assert [("reports: up to date" in r.stderr, r.returncode) for r in runs] == [(False, 0), (False, 0), (True, 0)], \
+        runs[-1].stderr[-2000:]

@@ -1,0 +1,99 @@
+"""A brand file is read item by item: each bad item (missing logo, unknown colour name, malformed
+colour, a typeface that is not installed, a file that is not YAML) is one line naming the item and
+today's default used for it, the rest of the brand still applies; a build never fails on it. Where
+the file is found: ``--brand``, else ``brand:`` (relative to the configuration), else ``_brand.yml``
+beside it, else none (today's look)."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from mlperf_report.core import brand as brand_mod
+from mlperf_report.core.brand import NO_BRAND, brand_file, load_brand
+from mlperf_report.core.config import load_config
+
+GREEN = "#0a7d2c"
+
+
+def _write(folder, text: str, name: str = "_brand.yml"):
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_good_brand_resolves_palette_names_logo_and_installed_fonts(tmp_path):
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    path = _write(tmp_path, f"""meta: {{name: Acme}}
+logo: logo.png
+color:
+  palette: {{acme-green: "{GREEN}"}}
+  primary: acme-green
+  foreground: "#123"
+  background: white
+typography:
+  base: DejaVu Serif
+  headings: {{family: DejaVu Sans}}
+""")
+    brand = load_brand(path)
+    assert (brand.primary, brand.foreground, brand.background) == (GREEN, "#112233", "#ffffff")
+    assert brand.logo == tmp_path / "logo.png" and brand.logo_type == "image/png" and brand.name == "Acme"
+    assert (brand.base_font, brand.headings_font) == ("DejaVu Serif", "DejaVu Sans")
+    assert brand.files == (path.resolve(), tmp_path / "logo.png")
+
+
+def test_logo_sizes_take_the_largest_present(tmp_path):
+    (tmp_path / "mark.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    path = _write(tmp_path, "logo:\n  images: {mark: mark.svg, wide: wide.png}\n  small: mark\n  large: wide\n")
+    brand = load_brand(path)
+    assert brand.logo == tmp_path / "mark.svg" and brand.logo_type == "image/svg+xml"
+
+
+@pytest.mark.parametrize("text, item, default", [
+    ("logo: missing.png\n", "logo missing.png: no such file", "no logo (today's default)"),
+    ("color: {primary: brandblue}\n", "color.primary: 'brandblue' is neither a colour nor a name in color.palette",
+     "today's #d1495b"),
+    ("color: {primary: '#12345'}\n", "color.primary: '#12345' is not a colour", "today's #d1495b"),
+    ("color: {foreground: '#ggg'}\n", "color.foreground: '#ggg' is not a colour", "today's #1d232b"),
+    ("typography: {base: No Such Face 3000}\n", "typography.base: font 'No Such Face 3000' is not installed",
+     "today's DejaVu Sans, Noto Sans CJK TC for Chinese"),
+    ("color: [1\n", "not a brand.yml file", "today's look"),
+])
+def test_each_bad_item_is_one_line_naming_it_and_todays_default(tmp_path, capsys, text, item, default):
+    path = _write(tmp_path, text + "meta: {name: Acme}\n" if not text.startswith("color: [") else text)
+    brand = load_brand(path)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and str(path.resolve()) in lines[0] and item in lines[0] and lines[0].endswith(default)
+    assert brand.primary is None and brand.logo is None and brand.base_font is None
+    assert brand.file == path.resolve()  # still stamped: fixing the file rebuilds
+
+
+def test_a_bad_item_leaves_the_rest_of_the_brand(tmp_path, capsys):
+    path = _write(tmp_path, f"logo: gone.svg\ncolor: {{primary: '{GREEN}', secondary: nope}}\ntypography: {{base: Nope}}\n")
+    brand = load_brand(path)
+    assert brand.primary == GREEN and brand.logo is None and brand.base_font is None
+    assert len(capsys.readouterr().err.strip().splitlines()) == 2  # logo and font; secondary is not used
+
+
+def test_a_brand_file_that_is_not_there_is_todays_look(tmp_path, capsys):
+    assert load_brand(tmp_path / "nope.yml") == NO_BRAND
+    assert "nope.yml: no such file; using today's look" in capsys.readouterr().err
+    assert load_brand(None) == NO_BRAND
+
+
+def test_where_the_brand_file_is_found(tmp_path):
+    config = tmp_path / "report.yaml"
+    config.write_text(yaml.safe_dump({"round": "training-v1.0"}), encoding="utf-8")
+    assert load_config(config).brand is None  # none shipped: today's look
+    beside = _write(tmp_path, "meta: {name: A}\n")
+    assert load_config(config).brand == beside
+    config.write_text(yaml.safe_dump({"round": "training-v1.0", "brand": "brands/b.yml"}), encoding="utf-8")
+    assert load_config(config).brand == tmp_path / "brands" / "b.yml"  # relative to the configuration
+    given = tmp_path / "other.yml"
+    assert load_config(config).with_overrides(brand=str(given)).brand == given
+    assert brand_file(None) is None and brand_file(config, None, given) == given
+
+
+def test_fonts_are_what_fontconfig_lists():
+    families = brand_mod.installed_families()
+    assert "dejavu sans" in families and "no such face 3000" not in families
