@@ -14,5 +14,7 @@ PAGE_PREFIX = "A-"
 
 
 def file_name(lang: str) -> str:
-    """The exhibits' PDF beside ``report.<lang>.pdf``."""
-    return f"exhibits.{lang}.pdf"
+    """The exhibits' PDF beside the report, as its format (``formats.exhibits``) names it."""
+    from mlperf_report.assemble.formats import exhibits
+
+    return exhibits.file_name(lang)

@@ -19,6 +19,8 @@ from mlperf_report.narrative import citations
 
 name = "slides"
 per_language = True
+label_key = "kit.slides"  # what the contents, the index page and mail call it
+mime = {".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation"}
 
 WIDTH, HEIGHT = 13.333, 7.5    # inches: 16:9
 MARGIN = 0.6
