@@ -164,3 +164,65 @@ def test_the_assemble_modules_import_each_other_in_one_direction():
     """document makes a report, report_pools runs documents in processes: the pools import the
     document, never the other way round (they imported each other once)."""
     assert _cycle_in("assemble") is None, _cycle_in("assemble")
+
+
+# --- the format seam --------------------------------------------------------------------------------
+
+FORMATS_DIR = PACKAGE / "assemble" / "formats"
+#: Types a notebook's outputs carry as well (Jupyter's display data): naming them is not naming a format.
+NOTEBOOK_TYPES = {"text/html", "image/png", "image/svg+xml"}
+
+
+def _format_words() -> tuple[set[str], set[str]]:
+    """The built-in formats' file names (a language as ``{}``, as an f-string reads) and MIME types."""
+    from mlperf_report.assemble import formats
+    from mlperf_report.assemble.kit import Kit
+
+    kit = Kit("{}", "training-v1.0", "", "", "", "", (), has_exhibits=True)
+    files, types = set(), set()
+    for name in formats.BUILT_IN:
+        fmt = formats.get(name)
+        files.update([*fmt.files(kit), *getattr(fmt, "copies", ())])
+        types.update(getattr(fmt, "mime", {}).values())
+    return files, types - NOTEBOOK_TYPES
+
+
+def _shape(node) -> str | None:
+    """A string literal's text, an f-string's with ``{}`` for each value; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return None
+
+
+def _format_breaches(source: str, files: set[str], types: set[str]) -> list[str]:
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in docstrings:
+            continue
+        text = _shape(node)
+        if text is not None and (text in files or any(t in text for t in types)):
+            found.append(f"line {node.lineno}: {text!r}")
+    return found
+
+
+def test_no_module_outside_the_formats_names_a_formats_file_or_type():
+    """Mail, batch, the document, configuration and checks ask the registry (``assemble.formats``)."""
+    files, types = _format_words()
+    assert {"report.{}.pdf", "report.pdf", "slides.{}.pptx", "results.xlsx"} <= files and "application/pdf" in types
+    breaches = {str(p.relative_to(PACKAGE)): found for p in _modules() if FORMATS_DIR not in p.parents
+                and (found := _format_breaches(p.read_text(), files, types))}
+    assert not breaches, f"format names outside assemble/formats/: {breaches}"
+
+
+def test_the_format_check_catches_a_file_name_or_a_type():
+    files, types = _format_words()
+    assert _format_breaches('name = f"slides.{lang}.pptx"\n', files, types)
+    assert _format_breaches('copy = "report.pdf"\n', files, types)
+    assert _format_breaches('kind = "application/pdf"\n', files, types)
+    assert not _format_breaches('"""Writes report.pdf."""\ntemplate = "report.html.j2"\n', files, types)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlperf_report.core import paths
+from mlperf_report.core.config import ReportConfig
 
 KERNEL = "python3"
 
@@ -43,6 +44,9 @@ class Plan:
     output_dir: Path = paths.OUTPUT
     fresh_kernels: bool = False     # a new kernel per notebook instead of one reset kernel per worker
     data_dir: Path = paths.DATA     # the round's tables (the results workbook is made from them)
+    #: The typed configuration, overrides applied, resolved once by the planner (``suites.planner``)
+    #: for every stage after it (the assembly, the batch); None for a plan made by hand.
+    config: ReportConfig | None = None
 
     @property
     def kernel_log(self) -> Path:

@@ -14,5 +14,8 @@ PAGE_PREFIX = "A-"
 
 
 def file_name(lang: str) -> str:
-    """The exhibits' PDF beside ``report.<lang>.pdf``."""
-    return f"exhibits.{lang}.pdf"
+    """The exhibits' PDF beside the report, as its format names it (asked by name: a build that does not
+    choose the exhibits does not depend on their module)."""
+    from mlperf_report.assemble import formats
+
+    return formats.get("exhibits").file_name(lang)

@@ -88,15 +88,13 @@ def run_from_args(args, split) -> int:
                          output_dir=focus_dir(args.output_dir, config.round, focus), prices_file=args.prices,
                          config_file=args.config, division=args.division, languages=split(args.languages),
                          jobs=args.jobs, force=args.force, fresh_kernels=args.fresh_kernels, **options)
-        reports.append(FocusReport(focus, plan, config.with_overrides(**options)))
+        reports.append(FocusReport(focus, plan, plan.config))  # the planner's, resolved once
 
     def build(report: FocusReport, results, pool):
         from mlperf_report.assemble.build import start_reports
 
         return start_reports(report.plan, results, prices_file=args.prices, config_file=args.config,
-                             languages=split(args.languages), force=args.force,
-                             focus_submitter=report.config.focus_submitter,
-                             focus_accelerator=report.config.focus_accelerator, pool=pool,
+                             force=args.force, pool=pool,
                              share_appendix=True,  # one appendix per language for every focus
                              brand=getattr(args, "brand", None))
 
@@ -169,15 +167,18 @@ def run_batch(reports: list[FocusReport], *, build, output_dir: Path, run_notebo
     return 0
 
 
-def _links(by_format: dict[str, list[str]], folder: Path, round_out: Path) -> list[str]:
-    """A link per file a focus's build made in one language (``deliverables.json``), by format; a
-    format of many files (the chart cards) links its first and says how many there are."""
+def _links(by_format: dict[str, list[str]], folder: Path, round_out: Path, lang: str) -> list[str]:
+    """A link per file a focus's build made in ``lang`` (``deliverables.json``), by format, in the
+    format's words (``formats.label``); a format of many files (the chart cards) links its first and
+    says how many there are."""
+    from mlperf_report.assemble import formats
+
     links = []
     for name, files in by_format.items():
-        own = [f for f in files if Path(f).name not in ("report.html", "report.pdf")]  # not the first language's copies
+        own = [f for f in files if not formats.is_copy(name, f)]  # not the first language's copies
         if not own:
             continue
-        text = name if len(own) == 1 else f"{name} ({len(own)})"
+        text = formats.label(name, lang) if len(own) == 1 else f"{formats.label(name, lang)} ({len(own)})"
         href = str((folder / own[0]).relative_to(round_out))
         links.append(f'<a href="{html.escape(href)}">{html.escape(text)}</a>')
     return links
@@ -202,7 +203,7 @@ def write_index(built: list[FocusReport], round_out: Path) -> Path:
         for lang in report.config.languages:
             lines, _ = headlines(lang)
             headline = re.sub(r"\s*\[\d+\]$", "", lines[0]) if lines else ""
-            links = " · ".join(_links(delivered.get(lang, {}), folder, round_out))
+            links = " · ".join(_links(delivered.get(lang, {}), folder, round_out, lang))
             cells.append(f"<td lang=\"{lang}\">{html.escape(headline)}<br>{links}</td>")
         name = report.focus.name or "—"
         rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")

@@ -111,21 +111,21 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
     the returned call is made, in a pool of their own. ``share_appendix``: a batch's reports print
     their appendix so that every focus shares it (``pdf_print.print_report``)."""
-    from mlperf_report.core.config import load_config
+    from mlperf_report.assemble.formats import resolve
     from mlperf_report.suites import suite_for
 
     suite = suite_for(plan.round_id)
-    config = load_config(config_file).with_overrides(round=plan.round_id, focus_submitter=focus_submitter,
-                                                     focus_accelerator=focus_accelerator,
-                                                     languages=languages, brand=brand)
+    config = plan_config(plan, config_file, focus_submitter=focus_submitter, focus_accelerator=focus_accelerator,
+                         languages=languages, brand=brand)
+    chosen = resolve(config.deliverables)
     round_out = Path(plan.output_dir) / plan.round_id
     langs = list(config.languages)
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
     branded = _brand(config)
-    inputs = report_inputs(plan, results, prices_file, config_file, config.deliverables) + list(branded.files)
+    inputs = report_inputs(plan, results, prices_file, config_file, chosen) + list(branded.files)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
-                              "titles": [titles[lang] for lang in langs], "deliverables": list(config.deliverables),
+                              "titles": [titles[lang] for lang in langs], "deliverables": list(chosen),
                               "packages": shaping_versions(), **({"brand": repr(branded)} if branded.file else {})})
     stamp = round_out / STAMP
     if not force and _up_to_date(stamp, digest, round_out):
@@ -135,12 +135,12 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     from mlperf_report.assemble import document, formats
     from mlperf_report.core.prices import load_prices
 
-    formats.chosen(config.deliverables)  # an unknown name stops here, before anything is made
+    formats.chosen(chosen)  # an unknown name stops here, before anything is made
     started = time.perf_counter()
-    print(f"reports: assembling {', '.join(langs)} ({', '.join(config.deliverables)})", file=sys.stderr)
+    print(f"reports: assembling {', '.join(langs)} ({', '.join(chosen)})", file=sys.stderr)
     requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
                                        round_out, titles[lang], date, default_copy=i == 0,
-                                       formats=config.deliverables, share_appendix=share_appendix, kit=kit,
+                                       formats=chosen, share_appendix=share_appendix, kit=kit,
                                        data_dir=Path(plan.data_dir), prices_file=Path(prices_file), focus=config.focus,
                                        brand=branded)
                 for i, (lang, narrative, notes, kit) in enumerate(
@@ -165,6 +165,21 @@ def _brand(config):
     from mlperf_report.core.brand import load_brand
 
     return load_brand(config.brand)
+
+
+def plan_config(plan: Plan, config_file: Path, **overrides):
+    """The typed configuration the plan was made with (``Plan.config``, resolved once by the planner),
+    with any override given that it does not already hold; a plan made without one (a test's, an
+    older caller's) loads ``config_file`` as before."""
+    config = getattr(plan, "config", None)
+    if config is None:
+        from mlperf_report.core.config import load_config
+
+        config = load_config(config_file).with_overrides(round=plan.round_id)
+    differing = {key: value for key, value in overrides.items()
+                 if value is not None and value != getattr(config, key) and not (
+                     key == "languages" and tuple(value) == tuple(config.languages))}
+    return config.with_overrides(**differing) if differing else config
 
 
 def _up_to_date(stamp: Path, digest: str, round_out: Path) -> bool:

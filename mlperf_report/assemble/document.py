@@ -33,7 +33,8 @@ from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.assemble.sections import fetched_urls, fragment_section, labels_for, notebook_section
 
 #: What a report is made of when nobody says otherwise (the tests' and the toy suite's reports).
-REPORT_FORMATS = ("html", "pdf", "exhibits")
+REPORT_FORMATS = formats.REPORT_FORMATS
+PAGE = formats.PAGE
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class AssembledReport:
     """Where the files of one language went, and how long each step took (seconds)."""
 
     lang: str
-    html_path: Path
+    html_path: Path | None  # None: the page was not asked for
     pdf_path: Path | None
     copies: tuple[Path, ...] = ()
     timings: dict[str, float] = field(default_factory=dict)
@@ -173,12 +174,14 @@ def make_report(request: ReportRequest, pdf_renderer: Callable[..., bytes] = ren
     files = {out / name: data for name, data in made.items()}
     model._timed("write", lambda: write_together(files))
     model.timings["total"] = time.perf_counter() - started
-    lang = request.lang
-    present = lambda name: out / name if name in made else None  # noqa: E731
-    return AssembledReport(lang=lang, html_path=out / f"report.{lang}.html", pdf_path=present(f"report.{lang}.pdf"),
-                           copies=tuple(p for p in (present("report.html"), present("report.pdf")) if p),
-                           timings=model.timings, exhibits_path=present(f"exhibits.{lang}.pdf"), files=tuple(files),
-                           deliverables={name: tuple(out / f for f in fs) for name, fs in by_format.items()})
+    by_path = {name: tuple(out / f for f in fs) for name, fs in by_format.items()}
+    own = {name: [p for p in fs if not formats.is_copy(name, p)] for name, fs in by_path.items()}
+    first = lambda name: (own.get(name) or [None])[0]  # noqa: E731
+    return AssembledReport(lang=request.lang, html_path=first(formats.PAGE), pdf_path=first(formats.PRINTED),
+                           copies=tuple(p for name in (formats.PAGE, formats.PRINTED) for p in by_path.get(name, ())
+                                        if formats.is_copy(name, p)),
+                           timings=model.timings, exhibits_path=first("exhibits"), files=tuple(files),
+                           deliverables=by_path)
 
 
 def assemble_report(round_id: str, lang: str, notebooks: list[Path], narrative_html: str, notes_html: str,
@@ -188,7 +191,7 @@ def assemble_report(round_id: str, lang: str, notebooks: list[Path], narrative_h
     """Write ``out_dir/report.<lang>.html`` and ``.pdf`` (and ``report.html`` / ``report.pdf`` when
     ``default_copy``), ``exhibits.<lang>.pdf`` where there are exhibits, and whatever else ``formats``
     names: narrative first, one section per notebook in the order given, notes last."""
-    chosen = formats or (REPORT_FORMATS if pdf else ("html",))
+    chosen = formats or (REPORT_FORMATS if pdf else (PAGE,))
     request = ReportRequest(round_id, lang, tuple(notebooks), narrative_html, notes_html, Path(out_dir), title, date,
                             default_copy=default_copy, formats=tuple(chosen), cache_dir=cache_dir,
                             share_appendix=share_appendix)

@@ -29,8 +29,7 @@ SHOWN_OUTPUT_TYPES = ("display_data", "execute_result")
 SHOWN_MIME_TYPES = ("image/svg+xml", "image/png", "image/jpeg", "text/html", "text/markdown")
 
 #: Words of the report's own frame; their text per language is in the catalogue (``frame.<word>``).
-FRAME_WORDS = ("contents", "highlights", "notes", "summary", "exhibits", "companions", "exhibits_file",
-               "workbook_file")
+FRAME_WORDS = ("contents", "highlights", "notes", "summary", "exhibits", "companions")
 
 #: Headings inside a section start at this level (h2 is the section title itself).
 SECTION_HEADING_LEVEL = 3

@@ -17,8 +17,6 @@ import re
 
 from mlperf_report.assemble.fixed_zip import fixed_times
 
-#: The workbook's name beside the report (one per report: its focus's rows are the marked ones).
-FILE_NAME = "results.xlsx"
 #: The shade of the focus's rows (the report's focus colour, lightened) and of the header.
 FOCUS_FILL = "F6D5DA"
 HEADER_FILL = "E4E8EC"

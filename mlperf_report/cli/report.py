@@ -15,7 +15,7 @@ from pathlib import Path
 from mlperf_report.core import paths
 from mlperf_report.analysis.jobs import NotebookJob, NotebookResult, Plan
 from mlperf_report.analysis.runner import check_parameters, run_notebooks, summarize
-from mlperf_report.suites.planner import accelerator_override, make_plan
+from mlperf_report.suites.planner import make_plan
 
 __all__ = ["NotebookJob", "NotebookResult", "Plan", "check_parameters", "make_plan", "run_notebooks", "run"]
 
@@ -100,12 +100,10 @@ def run(args: argparse.Namespace) -> int:
         from mlperf_report.assemble.build import start_reports
 
         ordered = sorted(results, key=lambda r: r.name != "summary")  # the round at a glance first
+        # the plan carries the configuration with the options applied (``Plan.config``)
         written = start_reports(plan, ordered, prices_file=args.prices, config_file=args.config,
-                                languages=split_list(getattr(args, "languages", None)),
-                                focus_submitter=getattr(args, "focus_submitter", None), force=args.force,
-                                focus_accelerator=accelerator_override(getattr(args, "focus_submitter", None),
-                                                                        getattr(args, "focus_accelerator", None)),
-                                pool=assemblers[0] if assemblers else None, brand=getattr(args, "brand", None))()
+                                force=args.force, pool=assemblers[0] if assemblers else None,
+                                brand=getattr(args, "brand", None))()
     out = plan.output_dir / plan.round_id
     print(f"done in {time.perf_counter() - started:.1f} s; reports in {out}:", file=sys.stderr)
     folders: dict = {}

@@ -29,10 +29,6 @@ _LANGUAGE_CODE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 #: ``--focus none``: a neutral round overview, no submitter or accelerator highlighted.
 NO_FOCUS = "none"
 
-#: What a report build writes, by format name (``assemble.formats``): the HTML and PDF report, the
-#: exhibits' PDF, the results workbook, and the press kit (slide deck, one-page brief, chart cards).
-DELIVERABLES = ("html", "pdf", "exhibits", "workbook", "slides", "brief", "cards")
-
 #: The story engine's angles (``analysis.story``), the names ``story: {order, off}`` takes.
 STORY_ANGLES = ("leadership", "generation", "competition", "ecosystem", "scaling", "progress", "price", "energy")
 
@@ -158,7 +154,9 @@ class ReportConfig:
     title_given: bool = False   # one title (text or per language) for every suite
     story: StorySettings = field(default_factory=StorySettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
-    deliverables: tuple[str, ...] = DELIVERABLES  # format names, checked against the formats at build time
+    #: ``deliverables:``, format names (None: every built-in format); the formats' registry
+    #: (``assemble.formats.resolve`` / ``chosen``) resolves and checks them where the build uses them.
+    deliverables: tuple[str, ...] | None = None
     brand: Path | None = None  # the brand file (core.brand): ``brand:``, else _brand.yml beside this file
 
     @property
@@ -230,19 +228,21 @@ def parse_config(raw: Any, *, where: str = "report.yaml", path: Path | None = No
         path=path,
         story=_story(raw.get("story") or {}, where),
         watch=_watch(raw.get("watch") or {}, where, path),
-        deliverables=_deliverables(raw.get("deliverables", list(DELIVERABLES)), where),
+        deliverables=_deliverables(raw.get("deliverables"), where),
         brand=brand_file(path, _string(raw, "brand", "", where) if "brand" in raw else None),
     )
 
 
-def _deliverables(value: Any, where: str) -> tuple[str, ...]:
-    """``deliverables: [html, pdf, ...]``: format names, each once; the HTML report is always made."""
+def _deliverables(value: Any, where: str) -> tuple[str, ...] | None:
+    """``deliverables: [html, pdf, ...]``: format names, each once (whether a format has the name is
+    the formats' registry's to say, at build time: it lists the names that exist)."""
+    if value is None:
+        return None
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value) \
             or len(set(value)) != len(value):
-        raise InputError(f"{where}: deliverables must be a list of format names ({', '.join(DELIVERABLES)}), "
-                         f"each once, got {value!r}")
-    names = tuple(v.strip() for v in value)
-    return names if "html" in names else ("html", *names)
+        raise InputError(f"{where}: deliverables must be a list of format names (as "
+                         f"docs/CONFIGURATION.md lists them), each once, got {value!r}")
+    return tuple(v.strip() for v in value)
 
 
 def _watch(value: Any, where: str, path: Path | None) -> WatchSettings:

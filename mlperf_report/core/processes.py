@@ -125,8 +125,15 @@ def interrupt_on_sigterm() -> None:
 
 
 def terminate_pool(pool, grace: float = GRACE_S) -> None:
-    """Stop a ProcessPoolExecutor's workers now (they stop their kernels), not after their current task."""
-    processes = list(getattr(pool, "_processes", {}).values())  # the executor offers no public handle
+    """Stop a ProcessPoolExecutor's workers now (they stop their kernels), not after their current task:
+    by ``terminate_workers`` where Python has it (3.14), by the workers the executor keeps on the Python
+    versions that was checked with (``core.compat``), else by a shutdown that lets them finish."""
+    from mlperf_report.core import compat
+
+    if hasattr(pool, "terminate_workers"):
+        pool.terminate_workers()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values()) if compat.private_ok("python") else []
     for process in processes:
         if process.is_alive():
             process.terminate()

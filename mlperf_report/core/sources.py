@@ -14,6 +14,7 @@ import os
 import posixpath
 import re
 import shutil
+import struct
 import subprocess
 import tarfile
 import zipfile
@@ -230,12 +231,33 @@ def _check_zip_index(path: Path) -> None:
     """Refuse a zip whose index lists more than MAX_ENTRIES members before reading that index."""
     try:
         with open(path, "rb") as handle:
-            end = zipfile._EndRecData(handle)  # the end-of-archive record (no public API reads it alone)
+            total = zip_entries(handle)
     except OSError:
         return  # ZipFile says what is wrong
-    if end and end[zipfile._ECD_ENTRIES_TOTAL] > limits.MAX_ENTRIES:
-        raise InputError(f"{path}: the archive lists {end[zipfile._ECD_ENTRIES_TOTAL]:,} members, more than "
+    if total is not None and total > limits.MAX_ENTRIES:
+        raise InputError(f"{path}: the archive lists {total:,} members, more than "
                          f"{limits.MAX_ENTRIES:,} (limit MAX_ENTRIES); not read")
+
+
+def zip_entries(handle: BinaryIO) -> int | None:
+    """How many members a zip's end-of-archive record says it has (None: no such record), read from
+    the format's own records (PKWARE's APPNOTE 4.3.14-16: the record ends the file, its comment at
+    most 65,535 bytes; ZIP64 when the count is 0xFFFF), as no public API reads that record alone."""
+    handle.seek(0, 2)
+    size = handle.tell()
+    handle.seek(max(0, size - 22 - 0xFFFF))
+    tail = handle.read()
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return None
+    total = struct.unpack_from("<H", tail, at + 10)[0]
+    locator = at - 20
+    if total == 0xFFFF and locator >= 0 and tail[locator:locator + 4] == b"PK\x06\x07":
+        handle.seek(struct.unpack_from("<Q", tail, locator + 8)[0])
+        record = handle.read(56)
+        if record[:4] == b"PK\x06\x06" and len(record) == 56:
+            return struct.unpack_from("<Q", record, 32)[0]
+    return total
 
 
 def _too_many(label: str) -> InputError:

@@ -46,7 +46,26 @@ def _plural_form(lang: str, locale_dir: Path):
     """n -> the index of the plural form to use, from the catalogue's Plural-Forms header."""
     if lang == languages.SOURCE:
         return lambda n: int(n != 1)
-    return gettext.c2py(_read(_po(lang, locale_dir)).plural_expr)
+    return plural_rule(_read(_po(lang, locale_dir)))
+
+
+def plural_rule(catalog):
+    """n -> the form index of ``catalog``'s (Babel's) Plural-Forms rule, by the standard library's own
+    reading of it: a catalogue of one message whose forms are their indexes, as GNU gettext's
+    ``ngettext`` picks among them (``gettext.c2py``, which compiles the rule, is not public)."""
+    import io
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    probe = Catalog(locale=catalog.locale, domain="plural")
+    probe.mime_headers = catalog.mime_headers  # the catalogue's own Plural-Forms, not Babel's for its locale
+    probe.add(("n", "ns"), tuple(str(i) for i in range(probe.num_plurals)))
+    mo = io.BytesIO()
+    write_mo(mo, probe)
+    mo.seek(0)
+    translations = gettext.GNUTranslations(mo)
+    return lambda n: int(translations.ngettext("n", "ns", n))
 
 
 @functools.lru_cache(maxsize=None)

@@ -96,8 +96,8 @@ def register_matplotlib_cjk() -> str | None:
     # installed would draw glyphs the chart writers do not know as text, only as outlines.
     kept = [e for e in manager.ttflist if e.name != CJK_FAMILY or Path(e.fname) == path]
     if len(kept) < len(manager.ttflist):
-        manager.ttflist = kept
-        manager._findfont_cached.cache_clear()  # fonts found before this are void
+        manager.addfont(str(path))  # the public way to void the fonts found before this (it clears that cache)
+        manager.ttflist = kept      # and the list as filtered, in its order, without the copy addfont appended
     if not any(Path(e.fname) == path for e in kept):
         manager.addfont(str(path))  # clears that cache itself
     matplotlib.rcParams["font.family"] = [LATIN_FAMILY, CJK_FAMILY]

@@ -13,27 +13,24 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from mlperf_report.assemble import formats
 from mlperf_report.core.errors import UserError
 
 #: Attachments of one message at most, in MB (before the base64 that adds a third): under the 25 MB
 #: most mail servers take. ``mail: max_attachments_mb:`` changes it.
 DEFAULT_LIMIT_MB = 18
 
-_MIME = {".pdf": ("application", "pdf"), ".png": ("image", "png"), ".svg": ("image", "svg+xml"),
-         ".html": ("text", "html"),
-         ".pptx": ("application", "vnd.openxmlformats-officedocument.presentationml.presentation"),
-         ".xlsx": ("application", "vnd.openxmlformats-officedocument.spreadsheetml.sheet")}
-
-
 @dataclass(frozen=True)
 class Attachment:
     path: Path
     data: bytes
     filename: str     # as the recipient sees it: mlperf-training-v4.1-slides.en.pptx
+    deliverable: str = formats.PRINTED  # the format that made it: it names the MIME type
 
     @property
     def mime(self) -> tuple[str, str]:
-        return _MIME.get(self.path.suffix.lower(), ("application", "octet-stream"))
+        maintype, _, subtype = formats.mime_of(self.deliverable, self.path).partition("/")
+        return maintype, subtype
 
 
 def files_for(folder: Path, lang: str, languages: list[str], deliverable: str) -> list[Path]:
@@ -42,7 +39,8 @@ def files_for(folder: Path, lang: str, languages: list[str], deliverable: str) -
     from mlperf_report.assemble.build import deliverables
     from mlperf_report.mail import report_check
 
-    if deliverable == "pdf":
+    formats.get(deliverable)  # a name no format has: refused with the names that exist
+    if deliverable == formats.PRINTED:
         return [report_check.report_pdf(folder, lang, languages)]
     made = deliverables(folder)
     files = made.get(lang, {}).get(deliverable)
@@ -58,7 +56,7 @@ def checked(path: Path, inputs, round_id: str) -> bytes:
     """A file's bytes, refused as a report PDF is when it is missing, empty or older than its inputs."""
     from mlperf_report.mail import report_check
 
-    if path.suffix.lower() == ".pdf":
+    if Path(path).suffix.lower() == ".pdf":  # a PDF is checked to be complete, whichever format made it
         return report_check.checked_pdf(path, inputs, round_id)
     fix = f"run `python build.py report --round {round_id}` first"
     if not path.is_file() or not path.stat().st_size:
@@ -75,8 +73,8 @@ def attachments(folder: Path, lang: str, languages: list[str], wanted, inputs, r
     out = []
     for deliverable in wanted:
         for path in files_for(Path(folder), lang, languages, deliverable):
-            name = f"report.{lang}.pdf" if deliverable == "pdf" else path.name  # report.pdf stands in for the first
-            out.append(Attachment(path, checked(path, inputs, round_id), f"mlperf-{round_id}-{name}"))
+            name = formats.own_name(deliverable, path, lang)  # report.pdf stands in for the first language's
+            out.append(Attachment(path, checked(path, inputs, round_id), f"mlperf-{round_id}-{name}", deliverable))
     return tuple(out)
 
 

@@ -99,7 +99,8 @@ def build_message(*, sender: str, recipient: Recipient, subject_line: str, text:
     message.add_alternative(markup, subtype="html", charset="utf-8")
     for item in attachments:  # mail.attachments.Attachment: the report's PDF, or the role's deliverables
         maintype, subtype = item.mime
-        message.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
+        charset = {"charset": "utf-8"} if maintype == "text" else {}  # a format writes its text as UTF-8
+        message.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename, params=charset)
     message["Content-Language"] = recipient.lang  # after set_content, which drops Content-* headers
     return message
 

@@ -7,21 +7,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mlperf_report.assemble import formats
 from mlperf_report.core.config import Focus, focus_of
 from mlperf_report.core.errors import InputError, UserError
 
 
-#: What a member gets when its list names nothing: the PDF report, as always.
-DEFAULT_DELIVERABLES = ("pdf",)
-#: Words a list may use for a format (``deliverables:``): "report" is the PDF report.
-ALIASES = {"report": "pdf"}
+#: What a member gets when its list names nothing: the printed report, as always.
+DEFAULT_DELIVERABLES = (formats.PRINTED,)
+#: Words a list may use for a format (``deliverables:``): "report" is the printed report.
+ALIASES = formats.ALIASES
 
 
 @dataclass(frozen=True)
 class Recipient:
     """One stakeholder: display name (may be empty), address, the language of the report they get, the
     focus of that report (None: the round's default report, as ``build.py report`` builds it), and the
-    deliverables attached for them (format names: ``pdf``, ``slides``, ``brief``, ``cards``, ...)."""
+    deliverables attached for them (format names, as ``assemble.formats`` knows them)."""
 
     name: str
     email: str
@@ -62,9 +63,10 @@ def _deliverables(entry: dict, roles: dict, inherited: tuple[str, ...], where: s
     else:
         return inherited
     if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InputError(f"{where}: deliverables must be a list of format names (pdf or report, slides, brief, "
-                         f"cards, workbook, exhibits, html), got {names!r}")
-    return tuple(dict.fromkeys(ALIASES.get(n.strip(), n.strip()) for n in names))
+        raise InputError(f"{where}: deliverables must be a list of format names "
+                         f"({', '.join([*ALIASES, *formats.names()])}), "
+                         f"got {names!r}")
+    return tuple(dict.fromkeys(ALIASES.get(n.strip(), n.strip()) for n in names))  # checked when sent
 
 
 def _members(list_name: str, group) -> tuple[list, Focus | None, str | None]:

@@ -13,9 +13,13 @@ from mlperf_report.core.errors import UserError
 
 
 def report_pdf(round_dir: Path, lang: str, languages: list[str]) -> Path:
-    """``report.<lang>.pdf``; ``report.pdf`` stands in for the first language when only it exists."""
-    path = Path(round_dir) / f"report.{lang}.pdf"
-    fallback = Path(round_dir) / "report.pdf"
+    """The printed report in ``lang`` (``report.<lang>.pdf``, as its format names it); the first
+    language's language-free copy (``report.pdf``) stands in for it when only that exists."""
+    from mlperf_report.assemble import formats
+
+    printed = formats.get(formats.PRINTED)
+    path = Path(round_dir) / printed.file_name(lang)
+    fallback = Path(round_dir) / printed.copies[0]
     if not path.exists() and languages and lang == languages[0] and fallback.exists():
         return fallback
     return path

@@ -1,10 +1,12 @@
 """A report's plan from the command line's options: the typed configuration with the overrides applied,
-prices checked, the request built, and the round's suite asked for its notebooks. ``build.py report``
+prices checked, the request built, and the round's suite asked for its notebooks; the plan carries
+that configuration (``Plan.config``), so no later stage parses report.yaml again. ``build.py report``
 and the batch (``--focus-each``) plan through here; the suite's plan checks everything before any kernel.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -35,7 +37,8 @@ def make_plan(*, round_id: str | None = None, benchmarks: list[str] | None = Non
                           config_file=Path(config_file), division=division,
                           workers=jobs if jobs and jobs > 0 else (os.cpu_count() or 1), force=force,
                           fresh_kernels=fresh_kernels)
-    return suite_for(config.round).plan(config, request)
+    plan = suite_for(config.round).plan(config, request)
+    return dataclasses.replace(plan, config=config)  # resolved once: the assembly and the batch read it
 
 
 def accelerator_override(focus_submitter: str | None, focus_accelerator: str | None) -> str | None:

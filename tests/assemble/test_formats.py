@@ -1,7 +1,8 @@
 """Formats as a seam: a report's files come from formats chosen by name, each one module behind one
 interface over the same kit; a toy format that lives in the tests is made beside the report, listed
 under its contents and written with the rest, with no file of the package changed; a name no format
-has is refused with the names that exist."""
+has is refused with the names that exist; the registry answers each format's files, words and MIME
+types (installed as a package and named in report.yaml: ``test_format_plugin``)."""
 
 from __future__ import annotations
 
@@ -59,3 +60,32 @@ def test_every_built_in_format_has_the_interface():
         assert fmt.name == name and isinstance(fmt.per_language, bool)
         assert all(callable(getattr(fmt, member)) for member in ("files", "companion", "make"))
         assert isinstance(fmt.files(kit("en")), tuple)
+
+
+def test_every_built_in_format_names_its_files_words_and_types():
+    """The registry answers for each format what mail, the index page and the contents need."""
+    seen = set()
+    for name in formats.BUILT_IN:
+        for lang in ("en", "zh-Hant"):
+            words = formats.label(name, lang)
+            assert words and words != name and (lang, words) not in seen  # its own words, translated
+            seen.add((lang, words))
+        exhibits_kit = Kit("en", ROUND, "MLPerf Training v1.0", "Results", "2026-12-06", "Acme", kit("en").claims,
+                           has_exhibits=True)
+        for path in formats.get(name).files(exhibits_kit):
+            assert "/" in formats.mime_of(name, path) and formats.mime_of(name, path) != "application/octet-stream"
+    assert formats.mime_of("slides", "slides.en.pptx").endswith("presentationml.presentation")
+    assert formats.is_copy("pdf", "report.pdf") and not formats.is_copy("pdf", "report.en.pdf")
+    assert formats.own_name("pdf", "out/report.pdf", "zh-Hant") == "report.zh-Hant.pdf"
+
+
+def test_deliverables_resolve_to_every_built_in_format_or_the_named_ones_after_the_page():
+    assert formats.resolve(None) == tuple(formats.BUILT_IN)
+    assert formats.resolve(["slides", "report"]) == ("html", "slides", "pdf")
+    assert formats.resolve(["cards", "html"]) == ("cards", "html")
+
+
+def test_a_plain_object_format_without_words_or_types_gets_its_name_and_a_guess(toy):
+    assert formats.label("claims_txt", "zh-Hant") == "claims_txt"
+    assert formats.mime_of("claims_txt", "claims.en.txt") == "text/plain"
+    assert formats.mime_of("claims_txt", "claims.en.unknownsuffix") == "application/octet-stream"

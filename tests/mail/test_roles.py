@@ -129,6 +129,6 @@ def test_an_unknown_role_and_a_deliverable_not_built_are_refused_with_the_fix(bu
         send(configured(built, tmp_path, config), controller.port, "executives")
     del config["mail"]["lists"]["odd"]
     odd = configured(built, tmp_path, config)
-    with pytest.raises(UserError, match=r"no nonsense was built in en; add `nonsense` to `deliverables:`"):
+    with pytest.raises(UserError, match=r"no format called 'nonsense'; the formats are .*slides"):
         send(odd, controller.port, "html")
     assert handler.received == []

@@ -1,6 +1,10 @@
-"""Every file a report build writes, one format each behind one small interface, chosen by name.
+"""Every file a report build writes, one format each behind one small interface, chosen by name: the
+one place that knows the formats' names, files, labels and MIME types (mail, batch, configuration
+and checks ask here).
 
-A format (``Format``) is a module of this package, or a registered object, with:
+A format (``Format``) is a module of this package, an installed package's entry point in the group
+``mlperf_report.formats`` (``claims_txt = my_package.claims_format``, as suites are found under
+``mlperf_report.suites``), or an object given to ``register`` at run time, with:
 
 - ``name``: what ``deliverables:`` in ``data/report.yaml`` calls it;
 - ``per_language``: one set of files per language (the deck), or one per report (the workbook, made
@@ -10,10 +14,14 @@ A format (``Format``) is a module of this package, or a registered object, with:
   index and the mail stage read them;
 - ``companion(kit)``: how the report's contents list it beside the report, or None;
 - ``make(model)``: those files' bytes, from ``document.ReportModel`` (the request, its kit, and the
-  page and printed report made once for every format that needs them).
+  page and printed report made once for every format that needs them);
+- optional ``mime``: file suffix -> MIME type of what it writes (else Python's ``mimetypes``);
+- optional ``label_key`` (a catalogue key) or ``describe(lang)``: the words the index page and the
+  contents use for it (else its name);
+- optional ``copies``: files it also writes for the first language under a language-free name
+  (``report.pdf``), and ``file_name(lang)``: its own file in ``lang``.
 
-The document calls them through the registry and never by name, as the shared stages call suites;
-``register`` adds one (a toy format in the tests touches nothing else).
+The document calls them through the registry and never by name, as the shared stages call suites.
 """
 
 from __future__ import annotations
@@ -27,11 +35,24 @@ from typing import Protocol
 from mlperf_report.core import paths
 from mlperf_report.core.errors import UserError
 
-#: The formats of the project: name -> module.
+#: The entry-point group installed packages register formats under.
+ENTRY_POINT_GROUP = "mlperf_report.formats"
+
+#: The formats of the project: name -> module; all of them are made when ``deliverables:`` is not given.
 BUILT_IN = {name: f"mlperf_report.assemble.formats.{name}"
             for name in ("html", "pdf", "exhibits", "workbook", "slides", "brief", "cards")}
 
+#: The format always made (the page every other file sits beside), the printed report a message
+#: carries when its list names nothing, and what a report is made of when nobody says otherwise.
+PAGE = "html"
+PRINTED = "pdf"
+REPORT_FORMATS = ("html", "pdf", "exhibits")
+
+#: Words a mail list may use for a format: "report" is the printed report.
+ALIASES = {"report": PRINTED}
+
 _registered: dict[str, object] = {}
+_plugged: dict[str, object] = {}
 
 
 class Format(Protocol):
@@ -52,29 +73,47 @@ def register(fmt) -> None:
 
 def unregister(name: str) -> None:
     _registered.pop(name, None)
+    _plugged.pop(name, None)
+
+
+def _plugins() -> dict:
+    """Installed packages' formats, name -> entry point (``importlib.metadata`` is read only when a
+    name is neither built in nor registered: it costs a no-op rebuild ~25 ms)."""
+    from importlib.metadata import entry_points
+
+    return {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def names() -> list[str]:
+    """Every format the tool can make: built in, installed as a plug-in, registered."""
+    return list(dict.fromkeys([*BUILT_IN, *_plugins(), *_registered]))
 
 
 def get(name: str) -> Format:
     """The format called ``name``; a name no format has is refused with the names that exist."""
+    name = ALIASES.get(name, name)
     if name in _registered:
         return _registered[name]
     if name in BUILT_IN:
         return importlib.import_module(BUILT_IN[name])
-    known = ", ".join(sorted({*BUILT_IN, *_registered}))
-    raise UserError(f"deliverables: no format called {name!r}; the formats are {known} (data/report.yaml)")
+    if name not in _plugged:
+        point = _plugins().get(name)
+        if point is None:
+            raise UserError(f"deliverables: no format called {name!r}; the formats are {', '.join(sorted(names()))} "
+                            "(data/report.yaml)")
+        _plugged[name] = point.load()
+    return _plugged[name]
 
 
 def source_of(name: str) -> Path | None:
-    """The file of the module that implements format ``name``, found without importing it (a build's
-    stamp starts from it: formats are imported by name, which no static import shows)."""
-    if name in _registered:
-        fmt = _registered[name]
-        module = fmt if inspect.ismodule(fmt) else sys.modules.get(type(fmt).__module__)
-        found = getattr(module, "__file__", None)
-        return Path(found) if found else None
-    if name in BUILT_IN:
+    """The file of the module that implements format ``name``, a built-in one found without importing
+    it (a build's stamp starts from it: formats are imported by name, which no static import shows)."""
+    if name in BUILT_IN and name not in _registered:
         return module_path(BUILT_IN[name])
-    return None
+    fmt = get(name)
+    module = fmt if inspect.ismodule(fmt) else sys.modules.get(type(fmt).__module__)
+    found = getattr(module, "__file__", None)
+    return Path(found) if found else None
 
 
 def module_path(dotted: str) -> Path:
@@ -83,14 +122,54 @@ def module_path(dotted: str) -> Path:
     return paths.ROOT.joinpath(*dotted.split(".")).with_suffix(".py")
 
 
-def chosen(names) -> list[Format]:
-    """The formats of ``names``, in that order."""
-    return [get(name) for name in names]
+def resolve(names_given) -> tuple[str, ...]:
+    """What a build makes for ``deliverables:`` (None: every built-in format): the names, the page
+    first when they leave it out. Names are not checked here (:func:`chosen` refuses an unknown one)."""
+    given = tuple(BUILT_IN) if names_given is None else tuple(ALIASES.get(n, n) for n in names_given)
+    return given if PAGE in given else (PAGE, *given)
 
 
-def files_of(names, kit) -> list[str]:
-    """Every path the formats ``names`` write for ``kit``, each once, in order."""
+def chosen(names_given) -> list[Format]:
+    """The formats of ``names_given``, in that order."""
+    return [get(name) for name in names_given]
+
+
+def files_of(names_given, kit) -> list[str]:
+    """Every path the formats ``names_given`` write for ``kit``, each once, in order."""
     out: list[str] = []
-    for fmt in chosen(names):
+    for fmt in chosen(names_given):
         out += [path for path in fmt.files(kit) if path not in out]
     return out
+
+
+def mime_of(name: str, path) -> str:
+    """The MIME type of ``path``, a file of format ``name``: the format's own word for its suffix,
+    else Python's guess, else ``application/octet-stream``."""
+    import mimetypes
+
+    suffix = Path(path).suffix.lower()
+    declared = getattr(get(name), "mime", {}).get(suffix)
+    return declared or mimetypes.guess_type(Path(path).name)[0] or "application/octet-stream"
+
+
+def label(name: str, lang: str) -> str:
+    """What the contents, the index page and mail call format ``name`` in ``lang``."""
+    fmt = get(name)
+    if callable(getattr(fmt, "describe", None)):
+        return fmt.describe(lang)
+    key = getattr(fmt, "label_key", None)
+    if key:
+        from mlperf_report.i18n.labels import label as text
+
+        return text(key, lang)
+    return fmt.name
+
+
+def is_copy(name: str, path) -> bool:
+    """Whether ``path`` is the language-free copy format ``name`` writes for the first language."""
+    return Path(path).name in getattr(get(name), "copies", ())
+
+
+def own_name(name: str, path, lang: str) -> str:
+    """The file name of ``path`` as ``lang``'s own (a copy such as ``report.pdf`` named ``report.<lang>.pdf``)."""
+    return get(name).file_name(lang) if is_copy(name, path) else Path(path).name

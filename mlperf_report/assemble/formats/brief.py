@@ -12,6 +12,8 @@ from mlperf_report.i18n.labels import label
 
 name = "brief"
 per_language = True
+label_key = "kit.brief"  # what the contents, the index page and mail call it
+mime = {".pdf": "application/pdf"}
 
 CHART_HEIGHT = 2.5  # inches, at the report's chart width
 

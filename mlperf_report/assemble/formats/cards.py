@@ -21,6 +21,8 @@ from mlperf_report.i18n.labels import label
 
 name = "cards"
 per_language = True
+label_key = "kit.cards"  # what the contents, the index page and mail call it
+mime = {".png": "image/png", ".svg": "image/svg+xml"}
 
 SIZE = (1200, 675)   # pixels
 DPI = 100

@@ -3,23 +3,28 @@ of its own beside the report, pages A-1, A-2, … (``appendix_pdf``); a report w
 
 from __future__ import annotations
 
-from mlperf_report.assemble import appendix_pdf
-from mlperf_report.assemble.sections import labels_for
+from mlperf_report.i18n.labels import label
 
 name = "exhibits"
 per_language = True
+label_key = "frame.exhibits_file"  # what the contents, the index page and mail call it
+mime = {".pdf": "application/pdf"}
+
+
+def file_name(lang: str) -> str:
+    return f"exhibits.{lang}.pdf"
 
 
 def files(kit) -> tuple[str, ...]:
-    return (appendix_pdf.file_name(kit.lang),) if kit.has_exhibits else ()
+    return (file_name(kit.lang),) if kit.has_exhibits else ()
 
 
 def companion(kit):
-    return (appendix_pdf.file_name(kit.lang), labels_for(kit.lang)["exhibits_file"]) if kit.has_exhibits else None
+    return (file_name(kit.lang), label(label_key, kit.lang)) if kit.has_exhibits else None
 
 
 def make(model) -> dict[str, bytes]:
     if not model.appendix.sections:
         return {}
     _, data = model.printed
-    return {appendix_pdf.file_name(model.lang): data}
+    return {file_name(model.lang): data}

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 name = "html"
 per_language = True
+label_key = "format.html"  # what the contents, the index page and mail call it
+mime = {".html": "text/html"}
+copies = ("report.html",)  # the first language's, under a language-free name
+
+
+def file_name(lang: str) -> str:
+    return f"report.{lang}.html"
 
 
 def files(kit) -> tuple[str, ...]:
-    return (f"report.{kit.lang}.html",)
+    return (file_name(kit.lang),)
 
 
 def companion(kit):
@@ -17,4 +24,4 @@ def companion(kit):
 
 def make(model) -> dict[str, bytes]:
     data = model.html.encode("utf-8")
-    return {f"report.{model.lang}.html": data, **({"report.html": data} if model.request.default_copy else {})}
+    return {file_name(model.lang): data, **({copies[0]: data} if model.request.default_copy else {})}

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 name = "pdf"
 per_language = True
+label_key = "format.pdf"  # what the contents, the index page and mail call it
+mime = {".pdf": "application/pdf"}
+copies = ("report.pdf",)  # the first language's, under a language-free name
+
+
+def file_name(lang: str) -> str:
+    return f"report.{lang}.pdf"
 
 
 def files(kit) -> tuple[str, ...]:
-    return (f"report.{kit.lang}.pdf",)
+    return (file_name(kit.lang),)
 
 
 def companion(kit):
@@ -17,4 +24,4 @@ def companion(kit):
 
 def make(model) -> dict[str, bytes]:
     data, _ = model.printed
-    return {f"report.{model.lang}.pdf": data, **({"report.pdf": data} if model.request.default_copy else {})}
+    return {file_name(model.lang): data, **({copies[0]: data} if model.request.default_copy else {})}

@@ -5,10 +5,14 @@ benchmark, the focus's rows marked (``assemble.workbook``; the sheets are the su
 from __future__ import annotations
 
 from mlperf_report.assemble import workbook as writer
-from mlperf_report.assemble.sections import labels_for
+from mlperf_report.i18n.labels import label
 
 name = "workbook"
 per_language = False
+label_key = "frame.workbook_file"  # what the contents, the index page and mail call it
+#: The workbook's name beside the report (one per report: its focus's rows are the marked ones).
+FILE_NAME = "results.xlsx"
+mime = {".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
 def _made_for(round_id: str) -> bool:
@@ -18,11 +22,11 @@ def _made_for(round_id: str) -> bool:
 
 
 def files(kit) -> tuple[str, ...]:
-    return (writer.FILE_NAME,) if _made_for(kit.round_id) else ()
+    return (FILE_NAME,) if _made_for(kit.round_id) else ()
 
 
 def companion(kit):
-    return (writer.FILE_NAME, labels_for(kit.lang)["workbook_file"]) if _made_for(kit.round_id) else None
+    return (FILE_NAME, label(label_key, kit.lang)) if _made_for(kit.round_id) else None
 
 
 def make(model) -> dict[str, bytes]:
@@ -32,4 +36,4 @@ def make(model) -> dict[str, bytes]:
     suite = suite_for(r.round_id)
     if not hasattr(suite, "workbook") or r.data_dir is None:
         return {}
-    return {writer.FILE_NAME: writer.workbook_bytes(suite.workbook(r.data_dir, r.round_id, r.prices_file, r.focus))}
+    return {FILE_NAME: writer.workbook_bytes(suite.workbook(r.data_dir, r.round_id, r.prices_file, r.focus))}

@@ -54,10 +54,24 @@ def _loglines(data: bytes, ruleset: str) -> list:
     return loglines
 
 
+def summarizer_arithmetic():
+    """The summarizer's energy functions (private to it: on the mlperf-logging versions they were
+    checked with, ``core.compat``), else their transcription (``power_arith``): node, switch, average."""
+    from mlperf_report.core import compat
+
+    if compat.private_ok("mlperf-logging"):
+        from mlperf_logging.result_summarizer import result_summarizer as summarizer
+
+        return summarizer._compute_power_node, summarizer._compute_power_sw, summarizer._index_olympic_average
+    from mlperf_report.suites.training import power_arith
+
+    return power_arith.power_node, power_arith.power_switch, power_arith.index_olympic_average
+
+
 def run_energy(read, logs: PowerLogs, stem: str, time_to_train_ms: float, ruleset: str) -> float:
     """Joules of one run, by the summarizer's own functions; ``read(name) -> bytes``. Raises
     ValueError when the run's power logs cannot give an energy."""
-    from mlperf_logging.result_summarizer import result_summarizer as summarizer
+    node_energy, switch_energy, _ = summarizer_arithmetic()
 
     nodes = logs.nodes.get(stem, [])
     if not nodes:
@@ -65,11 +79,11 @@ def run_energy(read, logs: PowerLogs, stem: str, time_to_train_ms: float, rulese
     total = 0.0
     for name in nodes:
         try:
-            total += summarizer._compute_power_node(_loglines(read(name), ruleset), time_to_train_ms)
+            total += node_energy(_loglines(read(name), ruleset), time_to_train_ms)
         except (ValueError, ZeroDivisionError, KeyError, TypeError) as error:
             raise ValueError(f"{name.rsplit('/', 3)[-2]}/{name.rsplit('/', 1)[-1]}: {error or type(error).__name__}")
     for name in logs.switches.get(stem, []):
-        total += summarizer._compute_power_sw(_loglines(read(name), ruleset), time_to_train_ms)
+        total += switch_energy(_loglines(read(name), ruleset), time_to_train_ms)
     return total
 
 
@@ -77,7 +91,6 @@ def set_energy(read, logs: PowerLogs, runs: pd.DataFrame, counted: pd.Series, dr
                scaling_factor: float, ruleset: str) -> tuple[float | None, str]:
     """(energy to train in joules or None, a note when the power logs are incomplete). ``runs``: the
     set's runs; ``counted``: which of them count as converged (the ones the time score uses)."""
-    from mlperf_logging.result_summarizer import result_summarizer as summarizer
 
     valid = runs[counted.to_numpy()]
     energies, times, missing = [], [], []
@@ -95,7 +108,7 @@ def set_energy(read, logs: PowerLogs, runs: pd.DataFrame, counted: pd.Series, dr
     if dropped > drop or not energies:
         return None, ""
     order = [i for i, _ in sorted(enumerate(times), key=lambda pair: pair[1])]
-    average = summarizer._index_olympic_average(energies, order, dropped, drop)
+    average = summarizer_arithmetic()[2](energies, order, dropped, drop)
     return (None if average is None else average * scaling_factor), ""
 
 

@@ -1,0 +1,88 @@
+"""Where the project reaches into a library's private names, each reach gated on the versions it was
+checked with: inside that range the private path runs (faster, or the only way to a detail); outside
+it the public path does (slower or plainer, never wrong), so an upgrade of a library can cost speed or
+polish but never a wrong file. A test per gate proves both paths give the same result.
+
+The gates (``CHECKED``: distribution -> [first, last] version checked, inclusive, by release numbers):
+
+- ``python-pptx``: a run's XML element (``run._r``) to name its East Asian typeface
+  (``formats.slides``); public path: the saved deck's XML given it (``pptx_east_asian``);
+- ``mlperf-logging``: the summarizer's energy arithmetic (``_compute_power_node`` / ``_sw``,
+  ``_index_olympic_average``: ``suites.training.power``); public path: the same arithmetic transcribed
+  (``suites.training.power_arith``);
+- ``python``: a process pool's workers (``ProcessPoolExecutor._processes``: ``processes.terminate_pool``);
+  public path: ``terminate_workers`` (3.14), else a shutdown that waits for the running tasks.
+
+Two reaches checked elsewhere keep their own gate beside the code they speed up: matplotlib's text
+layout (``analysis.measured_text.CHECKED``) and WeasyPrint's line breaking (``assemble.chart_letters``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+
+#: distribution -> (first, last) version whose private names were checked (release numbers, inclusive).
+CHECKED = {
+    "python-pptx": ("1.0.0", "1.0.2"),
+    "mlperf-logging": ("4.1.0", "4.1.68"),
+    "python": ("3.11.0", "3.13.99"),
+}
+
+
+def release(version: str) -> tuple[int, ...]:
+    """``1.0.2`` -> (1, 0, 2); a pre-release or local part (``4.1.0rc1``, ``+cpu``) is cut at the first non-digit."""
+    parts = []
+    for part in version.split("."):
+        digits = re.match(r"\d+", part)
+        if not digits:
+            break
+        parts.append(int(digits.group()))
+        if digits.group() != part:
+            break
+    return tuple(parts)
+
+
+@functools.lru_cache(maxsize=None)
+def installed(distribution: str) -> str:
+    """The installed version of ``distribution`` ("" when it is not installed)."""
+    if distribution == "python":
+        return ".".join(map(str, sys.version_info[:3]))
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return ""
+
+
+def within(version: str, checked: tuple[str, str]) -> bool:
+    """Whether ``version`` lies in the checked range (inclusive)."""
+    return bool(version) and release(checked[0]) <= release(version) <= release(checked[1])
+
+
+def private_ok(distribution: str) -> bool:
+    """Whether the installed ``distribution`` is one whose private names were checked (:data:`CHECKED`)."""
+    return within(installed(distribution), CHECKED[distribution])
+
+
+_LATIN = re.compile(rb'(<a:latin typeface="([^"]*)"[^>]*/>)(?!<a:ea )')
+
+
+def pptx_east_asian(deck: bytes) -> bytes:
+    """A saved deck whose every run names its Latin typeface as its East Asian and complex-script one
+    too (``<a:ea>``, ``<a:cs>`` right after ``<a:latin>``, the schema's order), so PowerPoint and
+    LibreOffice pick Chinese glyphs from it: the public path of ``formats.slides._east_asian``, on the
+    saved file's XML rather than on python-pptx's private element of each run."""
+    import io
+    import zipfile
+
+    source, out = zipfile.ZipFile(io.BytesIO(deck)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename.startswith("ppt/slides/slide") and info.filename.endswith(".xml"):
+                data = _LATIN.sub(rb'\1<a:ea typeface="\2"/><a:cs typeface="\2"/>', data)
+            target.writestr(info, data)
+    return out.getvalue()
