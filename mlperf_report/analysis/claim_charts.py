@@ -5,7 +5,9 @@ the chart can never disagree with the sentence: its rows are the claim's cited r
 facts), those of the claim's first benchmark, scenario and division (a leadership claim counted over
 seven benchmarks shows its largest lead; a scaling claim its sizes; a generation claim the new and
 the old accelerator). A price claim shows performance per dollar relative to its baseline (1×), an
-energy claim the energy to train. Suite-free: a claim dict in, a frame and a chart out.
+energy claim the energy to train, a host share the systems the focus's processors host against the
+others. A chart of one bar compares nothing: it is drawn as its figure large (a debut's largest
+system). The bars' labels are ``bar_labels``'. Suite-free: a claim dict in, a frame and a chart out.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def claim_chart(claim: dict, is_focus) -> ClaimChart | None:
     facts = claim.get("facts") or {}
     if claim.get("angle") == "price" and facts.get("ratio"):
         return _price_chart(facts, is_focus)
+    if claim.get("kind") == "host_share" and facts.get("of"):
+        return _share_chart(facts)
     rows = list({row["result_id"] + row.get("round", ""): row for row in _rows_in(facts)}.values())
     if not rows:
         return None
@@ -55,24 +59,34 @@ def claim_chart(claim: dict, is_focus) -> ClaimChart | None:
     key = lambda r: (r.get("benchmark"), r.get("scenario"), r.get("division"), r.get("unit"))  # noqa: E731
     same = [r for r in rows if key(r) == key(first)][:MAX_ROWS]
     energy = claim.get("angle") == "energy" and all(r.get("energy") for r in same)
-    bars = tuple({"system": r.get("system") or r.get("system_id", ""), "submitter": r.get("submitter", ""),
-                  "accelerators": r.get("accelerators"), "accelerator_model": r.get("accelerator_model", ""),
-                  "round": r.get("round", ""), "result_id": r["result_id"],
-                  "value": float(r["energy"]) / 1e6 if energy else float(r["value"]),
-                  "mine": bool(is_focus(r.get("submitter"), r.get("accelerator_model")))} for r in same)
+    bars = tuple({**_bar(r, is_focus), "value": float(r["energy"]) / 1e6 if energy else float(r["value"])}
+                 for r in same)
     return ClaimChart(bars, "energy" if energy else str(first.get("measure", "")),
                       "MJ" if energy else str(first.get("unit", "")),
                       False if energy else bool(first.get("higher_is_better")), str(first.get("benchmark", "")),
                       str(first.get("scenario", "")), str(first.get("division", "")))
 
 
+def _bar(row: dict, is_focus) -> dict:
+    """A bar's own fields: the result, what it ran on and who built it (its label is the narrative's)."""
+    return {"system": row.get("system") or row.get("system_id", ""), "system_id": row.get("system_id", ""),
+            "submitter": row.get("submitter", ""), "accelerators": row.get("accelerators"),
+            "accelerator_model": row.get("accelerator_model", ""), "host_processors": row.get("host_processors"),
+            "host_processor_model": row.get("host_processor_model", ""), "round": row.get("round", ""),
+            "result_id": row["result_id"], "mine": bool(is_focus(row.get("submitter"), row.get("accelerator_model")))}
+
+
+def _share_chart(facts: dict) -> ClaimChart:
+    """A host share as two bars: the round's systems the focus's processors host, and the others."""
+    bars = tuple({"vendor": " ".join(filter(None, (str(facts.get("vendor") or "").replace("_", " "), facts.get("brand")))),
+                  "result_id": "", "value": float(value), "mine": mine}
+                 for value, mine in ((facts["systems"], True), (facts["of"] - facts["systems"], False)))
+    return ClaimChart(bars, "systems", "", True, "", "", "")
+
+
 def _price_chart(facts: dict, is_focus) -> ClaimChart:
     system, baseline = facts["system"], facts["baseline"]
-    bars = tuple({"system": row.get("system", ""), "submitter": row.get("submitter", ""),
-                  "accelerators": row.get("accelerators"), "accelerator_model": row.get("accelerator_model", ""),
-                  "round": row.get("round", ""), "result_id": row["result_id"], "value": value,
-                  "mine": bool(is_focus(row.get("submitter"), row.get("accelerator_model")))}
-                 for row, value in ((system, float(facts["ratio"])), (baseline, 1.0)))
+    bars = tuple({**_bar(row, is_focus), "value": value} for row, value in ((system, float(facts["ratio"])), (baseline, 1.0)))
     return ClaimChart(bars, "price", "×", True, str(system.get("benchmark", "")), str(system.get("scenario", "")),
                       str(system.get("division", "")))
 
@@ -93,6 +107,8 @@ def value_format(measure: str, values, lang: str):
         return lambda v: formatting.minutes(v, places=formatting.TABLE_PLACES)
     if measure == "price":
         return lambda v: formatting.ratio(v, places=2)
+    if measure == "systems":
+        return formatting.count
     places = formatting.places_for(list(values), 1)
     return lambda v: formatting.fixed(v, places, lang)
 
@@ -106,7 +122,9 @@ def axis_title(chart: ClaimChart, lang: str) -> str:
     if chart.measure == "energy":
         return label("energy_to_train.x", lang)
     if chart.measure == "price":
-        return label("perf_per_dollar.x", lang, baseline=chart.rows[-1]["system"])
+        return label("perf_per_dollar.x", lang, baseline=chart.rows[-1].get("label") or chart.rows[-1]["system"])
+    if chart.measure == "systems":
+        return label("kit.share_x", lang)
     return label("inference.rank.x_higher" if chart.higher_is_better else "inference.rank.x_lower", lang,
                  unit=chart.unit)
 
@@ -122,6 +140,8 @@ def draw(data: pd.DataFrame, *, title: str = "", xlabel: str = "", measure: str 
         import matplotlib.pyplot as plt
 
         ax = plt.gca()
+    if len(data) < 2:
+        return _figure(data, ax, title=title, xlabel=xlabel, measure=measure, fontsize=fontsize, lang=lang)
     positions = list(range(len(data)))
     bars = ax.barh(positions, data["value"].astype(float).tolist(), height=0.7, linewidth=0,
                    color=[style.FOCUS_COLOR if mine else style.OTHER_COLOR for mine in data["mine"]])
@@ -133,4 +153,22 @@ def draw(data: pd.DataFrame, *, title: str = "", xlabel: str = "", measure: str 
     value_labels(ax, bars, value_format(measure, data["value"], lang), fontsize=fontsize * 0.9)
     ax.set_title(title, fontsize=fontsize * 1.1)
     ax.set_xlabel(xlabel, fontsize=fontsize * 0.9)
+    return ax
+
+
+def _figure(data: pd.DataFrame, ax, *, title: str, xlabel: str, measure: str, fontsize: float, lang: str):
+    """A chart of one bar compares nothing: its figure large instead, what it measures and its label
+    under it (a debut's largest system: "10.25", "Time to train (minutes)", "8 × AMD Instinct MI355X")."""
+    from mlperf_report.analysis import style
+
+    ax.set_axis_off()
+    if data.empty:
+        return ax
+    row = data.iloc[0]
+    ax.text(0.5, 0.62, value_format(measure, data["value"], lang)(float(row["value"])), transform=ax.transAxes,
+            ha="center", va="bottom", fontsize=fontsize * 3.2, fontweight="bold",
+            color=style.FOCUS_COLOR if row["mine"] else style.OTHER_COLOR)
+    ax.text(0.5, 0.56, xlabel, transform=ax.transAxes, ha="center", va="top", fontsize=fontsize)
+    ax.text(0.5, 0.40, str(row["_label"]), transform=ax.transAxes, ha="center", va="top", fontsize=fontsize * 1.1)
+    ax.set_title(title, fontsize=fontsize * 1.1)
     return ax

@@ -57,6 +57,13 @@ class Kit:
         return self.claims[0] if self.claims else None
 
     @property
+    def cited(self) -> tuple[KitClaim, ...]:
+        """The claims that get a slide and a card of their own: those citing a result. What a focus
+        entered for the first time rests on the previous round having none of its results, which no
+        footer can cite: it stays in the report and the brief, with no note."""
+        return tuple(c for c in self.claims if c.cites)
+
+    @property
     def source(self) -> str:
         """Where the results are published: MLCommons' results repository of the round."""
         try:

@@ -6,24 +6,21 @@ from __future__ import annotations
 
 import io
 
-from mlperf_report.analysis import claim_charts
+from mlperf_report.analysis import bar_labels, claim_charts
 from mlperf_report.analysis.axes import short_label
 
 #: Columns a bar's label takes in a claim chart.
-LABEL_COLUMNS = 34
+LABEL_COLUMNS = bar_labels.COLUMNS
 
 
 def chart_frame(claim):
-    """The claim's bars, best first, each labelled by its system (and its round, where the claim
-    compares two rounds)."""
-    chart = claim.chart
-    rounds = {row["round"] for row in chart.rows}
-
+    """The claim's bars, best first, each labelled as the narrative labels it (``analysis.bar_labels``:
+    chips, count and maker; a round or short name where two would read the same), cut to the
+    columns a label takes; a bar without one (an older kit) by its system."""
     def label_of(row: dict) -> str:
-        suffix = f" ({row['round'].rsplit('-', 1)[-1]})" if len(rounds) > 1 and row["round"] else ""
-        return short_label(str(row["system"]), LABEL_COLUMNS - len(suffix)) + suffix
+        return short_label(str(row.get("label") or row["system"]), LABEL_COLUMNS)
 
-    return claim_charts.frame(chart, label_of)
+    return claim_charts.frame(claim.chart, label_of)
 
 
 def _options(claim, lang: str) -> dict:

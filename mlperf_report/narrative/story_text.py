@@ -303,19 +303,28 @@ def lead_claims(story: dict | None, lang: str, names: Names, round_id: str, *,
     ``note_text``, its cited results as a footer lists them (``citations``: by MLCommons result ID
     where known), its chart (``analysis.claim_charts``, or None) and the chart's benchmark as the
     suite names it (``chart_title``): what the email, the slides, the brief and the cards lead with."""
-    from mlperf_report.analysis import claim_charts
+    from mlperf_report.analysis import bar_labels, claim_charts
     from mlperf_report.core.config import Focus
 
     worded = render(story, lang, names, round_id)
     focus = Focus(kind=(story or {}).get("focus_kind") or "none", name=(story or {}).get("focus_name") or "")
     out = []
     for claim in ([worded["headline"]] if worded["headline"] else []) + worded["highlights"]:
-        chart = claim_charts.claim_chart(claim, focus.matches)
-        title = ""
-        if chart is not None:
-            parts = [names.benchmark(chart.benchmark, round_id, lang)] + ([names.scenario(chart.scenario, lang)]
-                                                                           if chart.scenario else [])
-            title = " · ".join(parts + [label(f"division.{chart.division}.title", lang)] if chart.division else parts)
-        out.append({**claim, "note_text": note_text(claim, lang, str, names=names, retrieval=retrieval),
-                    "citations": cited_items(claim, lang, str, names), "chart": chart, "chart_title": title})
+        chart = bar_labels.labelled(claim_charts.claim_chart(claim, focus.matches), lang,
+                                    own_unnamed=focus.kind == "submitter")
+        noted = note_text(claim, lang, str, names=names, retrieval=retrieval) if claim.get("cites") else ""
+        out.append({**claim, "note_text": noted, "citations": cited_items(claim, lang, str, names), "chart": chart,
+                    "chart_title": _chart_title(chart, names, round_id, lang)})
     return out
+
+
+def _chart_title(chart, names: Names, round_id: str, lang: str) -> str:
+    """What a claim chart shows: its benchmark as the suite names it, scenario and division; a host
+    share: the round's systems by host processor."""
+    if chart is None:
+        return ""
+    if chart.measure == "systems":
+        return label("kit.share_title", lang)
+    parts = [names.benchmark(chart.benchmark, round_id, lang)] + ([names.scenario(chart.scenario, lang)]
+                                                                   if chart.scenario else [])
+    return " · ".join(parts + [label(f"division.{chart.division}.title", lang)] if chart.division else parts)

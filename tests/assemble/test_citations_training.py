@@ -129,7 +129,7 @@ def test_every_card_cites_the_ids_in_its_svg_and_draws_its_citation(built):
 
     folder, _, _, config_file = built
     story = _story(folder)
-    claims = [story["headline"], *story["highlights"]]
+    claims = [c for c in (story["headline"], *story["highlights"]) if c["cites"]]  # a claim citing nothing: no card
     for lang in ("en", "zh-Hant"):
         made = json.loads((folder / "deliverables.json").read_text())[lang]["cards"]
         for claim, png, svg in zip(claims, made[0::2], made[1::2]):
@@ -160,3 +160,66 @@ def test_the_email_notes_cite_the_ids(built):
     for lang, word in (("en", "result ID"), ("zh-Hant", "成績編號")):
         _, notes = suite_for(ROUND).headlines(figures, summary, config, lang)
         assert any(first in note and word in note for note in notes), notes
+
+
+def _kit(folder: Path, config_file: Path, lang: str):
+    from mlperf_report.assemble.kit import kit_of
+    from mlperf_report.suites import suite_for
+
+    config = load_config(config_file).with_overrides(round=ROUND, focus_submitter="Graphcore")
+    summary = json.loads((folder / "figures" / "summary.json").read_text(encoding="utf-8"))
+    return kit_of(suite_for(ROUND).lead_claims(summary, config, lang), lang=lang, round_id=ROUND,
+                  round_title="MLPerf Training v1.0", title="t", date="d", focus_name="Graphcore", has_exhibits=False)
+
+
+def test_no_slide_or_card_cites_nothing(built):
+    """Graphcore's first round ("no result in v0.7") rests on no result a footer can cite: it has no
+    slide and no card (the kit keeps it, for the brief and the report)."""
+    from pptx import Presentation
+
+    folder, _, _, config_file = built
+    story = _story(folder)
+    uncited = [c for c in (story["headline"], *story["highlights"]) if not c["cites"]]
+    assert [c["kind"] for c in uncited] == ["first_round"]  # the synthetic v0.7 has no Graphcore result
+    for lang, nothing in (("en", "Results: —"), ("zh-Hant", "引用成績：—")):
+        kit = _kit(folder, config_file, lang)
+        deck = Presentation(folder / f"slides.{lang}.pptx")
+        assert len(deck.slides) == len(kit.cited) + 2 == len(kit.claims) + 1  # title, claims citing, closing
+        texts = [shape.text_frame.text.replace("\n", " ") for slide in deck.slides for shape in slide.shapes
+                 if shape.has_text_frame]
+        assert not any(nothing in t for t in texts)
+        notes = [slide.notes_slide.notes_text_frame.text for slide in deck.slides]
+        assert not any(n.rstrip().endswith(("Based on: .", "依據：。")) for n in notes)
+        made = json.loads((folder / "deliverables.json").read_text())[lang]["cards"]
+        assert len(made) == 2 * len(kit.cited)
+        assert not any(nothing in (folder / svg).read_text(encoding="utf-8") for svg in made[1::2])
+
+
+def test_every_bar_names_its_chips_their_count_and_maker_and_the_notes_name_its_system(built):
+    """The kit's chart rows, which the deck's and the cards' pictures draw: each label holds the
+    catalogue's chip name and the count, never a system's folder or model number alone; the slide's
+    speaker notes and the card's SVG description pair each label with the system it stands for."""
+    from pptx import Presentation
+
+    from mlperf_report.analysis import names
+    from mlperf_report.core import accelerators
+
+    folder, _, _, config_file = built
+    generations = accelerators.load()
+    for lang, times in (("en", " × "), ("zh-Hant", " 顆 ")):
+        kit = _kit(folder, config_file, lang)
+        charted = [c for c in kit.cited if c.chart is not None]
+        assert charted
+        for claim in charted:
+            for row in claim.chart.rows:
+                chip = names.chip(row["accelerator_model"], generations)
+                assert f"{row['accelerators']}{times}{chip}" in row["label"], row["label"]
+                assert row["label"] not in (row["system"], row["system_id"])
+        deck = Presentation(folder / f"slides.{lang}.pptx")
+        made = json.loads((folder / "deliverables.json").read_text())[lang]["cards"]
+        for slide, claim, svg in zip(list(deck.slides)[1:], kit.cited, made[1::2]):
+            notes = slide.notes_slide.notes_text_frame.text
+            desc = re.search(r"<desc>(.*?)</desc>", (folder / svg).read_text(encoding="utf-8"), re.S).group(1)
+            for row in claim.chart.rows if claim.chart else ():
+                pair = f"{row['label']}{': ' if lang == 'en' else '：'}{row['system_name']}"
+                assert pair in notes and pair in desc

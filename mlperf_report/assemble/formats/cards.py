@@ -1,9 +1,10 @@
 """Chart cards (``cards/NN-<angle>-<benchmark>.<lang>.png`` and an ``.svg`` twin), for the press and
-social team: one per lead claim, exactly 1200 × 675 pixels (the size social sites show), the claim
+social team: one per lead claim that cites a result (``Kit.cited``), exactly 1200 × 675 pixels (the size social sites show), the claim
 in large type, its chart, and the citation (the round's results at MLCommons, the results by MLCommons
 result ID where known, else by path, and
 MLCommons' notice where a figure is derived) printed on the image; in the SVG every text is text, so
-the citation can be read and searched.
+the citation can be read and searched, and its ``<desc>`` names each bar's system (the bars are
+labelled by chips, count and maker: ``analysis.bar_labels``).
 
 A card is one matplotlib figure (100 dpi, so one point is 100/72 pixels): texts set by ``text_fit``
 in boxes of their own, the chart in an axes between them, so nothing leaves the image whatever the
@@ -15,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 
+from mlperf_report.analysis import bar_labels
 from mlperf_report.assemble import kit_charts, text_fit
 from mlperf_report.assemble.formats.slides import footer
 from mlperf_report.i18n.labels import label
@@ -38,17 +40,17 @@ def card_name(index: int, claim, lang: str, ext: str) -> str:
 
 
 def files(kit) -> tuple[str, ...]:
-    return tuple(card_name(i, c, kit.lang, ext) for i, c in enumerate(kit.claims, start=1) for ext in ("png", "svg"))
+    return tuple(card_name(i, c, kit.lang, ext) for i, c in enumerate(kit.cited, start=1) for ext in ("png", "svg"))
 
 
 def companion(kit):
-    return ("cards/", label("kit.cards", kit.lang)) if kit.claims else None
+    return ("cards/", label("kit.cards", kit.lang)) if kit.cited else None
 
 
 def make(model) -> dict[str, bytes]:
     kit = model.kit
     out = {}
-    for index, claim in enumerate(kit.claims, start=1):
+    for index, claim in enumerate(kit.cited, start=1):
         png, svg = card(claim, kit)
         out[card_name(index, claim, kit.lang, "png")] = png
         out[card_name(index, claim, kit.lang, "svg")] = svg
@@ -84,13 +86,35 @@ def card(claim, kit) -> tuple[bytes, bytes]:
             titled = _place(fig, claim.chart_title, y=title_top, box=(box, 24), largest=14, smallest=10,
                             lang=kit.lang, bold=True)
             bottom, chart_top = cited - 58, title_top + titled + 8
-            ax = fig.add_axes((0.36, 1 - bottom / height, 0.58, (bottom - chart_top) / height))
-            claim_charts.draw(kit_charts.chart_frame(claim), measure=claim.chart.measure,
+            data = kit_charts.chart_frame(claim)
+            left = _label_room(data["_label"], width)
+            ax = fig.add_axes((left, 1 - bottom / height, 0.94 - left, (bottom - chart_top) / height))
+            claim_charts.draw(data, measure=claim.chart.measure,
                               xlabel=claim_charts.axis_title(claim.chart, kit.lang), fontsize=13, lang=kit.lang, ax=ax)
         png, svg = io.BytesIO(), io.StringIO()
         fig.savefig(png, format="png", dpi=DPI, metadata={"Software": None})
         fig.savefig(svg, format="svg", metadata={"Date": None})
-    return png.getvalue(), svg.getvalue().encode("utf-8")
+    return png.getvalue(), described(svg.getvalue(), claim.text, bar_labels.notes_line(claim.chart, kit.lang))
+
+
+def described(svg: str, title: str, desc: str) -> bytes:
+    """The SVG with its ``<title>`` (the claim) and ``<desc>`` (each bar and the system it stands for)
+    first in its root element, where screen readers and search find them."""
+    from xml.sax.saxutils import escape
+
+    extra = f"<title>{escape(title)}</title>" + (f"<desc>{escape(desc)}</desc>" if desc else "")
+    start = svg.index("<svg")
+    end = svg.index(">", start) + 1
+    return (svg[:end] + "\n " + extra + svg[end:]).encode("utf-8")
+
+
+def _label_room(labels, width: int) -> float:
+    """Where the chart's axes start, as a share of the card's width: after the longest bar label at
+    13 pt (about 10 pixels a column), between a fifth and a half of the card."""
+    from mlperf_report.analysis.axes import columns
+
+    longest = max((columns(str(text)) for text in labels), default=0)
+    return min(max((_PAD + 10 * longest + 16) / width, 0.2), 0.5)
 
 
 def _logo(fig, brand, top: float, height: float = 66) -> float:

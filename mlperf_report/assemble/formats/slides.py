@@ -1,7 +1,9 @@
 """The slide deck (``slides.<lang>.pptx``, python-pptx), 16:9, for executives: a title slide with the
-headline; one slide per lead claim, the claim as its title, its chart (PNG at 200 dpi, twice screen
-resolution) and a footer naming the results it rests on; a closing slide with MLCommons' notice and
-the source. Each claim slide's speaker notes carry the whole sentence and its footnote.
+headline; one slide per lead claim that cites a result (``Kit.cited``), the claim as its title, its
+chart (PNG at 200 dpi, twice screen resolution; bars named by chips, count and maker, or a single
+result's figure large) and a footer naming the results it rests on; a closing slide with MLCommons'
+notice and the source. Each claim slide's speaker notes carry the whole sentence, its footnote and
+each bar with the system it stands for.
 
 Every text is set by ``text_fit`` into its box, lines broken and size chosen (never under 10 pt)
 with the font the deck names for it, so nothing leaves its box or the slide whatever the length of
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import io
 
+from mlperf_report.analysis import bar_labels
 from mlperf_report.assemble import kit_charts, text_fit
 from mlperf_report.assemble.fixed_zip import fixed_times
 from mlperf_report.core import compat
@@ -48,7 +51,7 @@ def deck_bytes(kit) -> bytes:
     deck.slide_width, deck.slide_height = Inches(WIDTH), Inches(HEIGHT)
     blank = deck.slide_layouts[6]
     _title_slide(deck.slides.add_slide(blank), kit)
-    for claim in kit.claims:
+    for claim in kit.cited:
         _claim_slide(deck.slides.add_slide(blank), claim, kit)
     _closing_slide(deck.slides.add_slide(blank), kit)
     deck.core_properties.title = f"{kit.title} · {kit.round_title}"
@@ -112,7 +115,7 @@ def _title_slide(slide, kit) -> None:
           largest=32, smallest=14, lang=kit.lang, bold=True, colour=ink)
     if kit.headline:
         _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang, colour=ink)
-        _notes(slide, f"{kit.headline.text}\n\n{kit.headline.note}")
+        _notes(slide, "\n\n".join(filter(None, (kit.headline.text, kit.headline.note))))
     logo_width = _logo(slide, kit.brand)
     _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width - logo_width, 0.4), largest=14, lang=kit.lang, colour=MUTED)
 
@@ -151,7 +154,8 @@ def _claim_slide(slide, claim, kit) -> None:
         slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
                                  Inches(chart_h))
     _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED)
-    _notes(slide, f"{claim.text}\n\n{claim.note}")
+    bars = bar_labels.notes_line(claim.chart, kit.lang)
+    _notes(slide, f"{claim.text}\n\n{claim.note}" + (f"\n\n{bars}" if bars else ""))
 
 
 def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
