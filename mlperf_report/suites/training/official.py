@@ -170,7 +170,8 @@ def _cause(row) -> tuple[str, str]:
         return "compliance_verdict", detail
     if int(row.get("runs_absent") or 0) or row["status"] == "incomplete":
         return "runs_missing", detail
-    return "unknown", detail
+    return "unknown", (f"the tree's {int(row.get('runs_found') or 0)} runs score it by the round's rules "
+                       f"(status {row['status']}); no known cause")
 
 
 def attach_ids(results: pd.DataFrame, table: Path, problems: list[dict]) -> tuple[pd.DataFrame, dict | None]:

@@ -99,6 +99,8 @@ def test_each_difference_is_a_row_with_both_values_and_its_cause(planted):
         assert (pd.isna(got.here) and here is None) or got.here == pytest.approx(here), key
         assert (pd.isna(got.official) and official is None) or got.official == pytest.approx(official), key
     assert check.loc[("x4", "resnet")].cause_detail.startswith("not_converged: 2 of 5 runs failed")
+    assert check.loc[("b64", "resnet")].cause_detail == ("the tree's 5 runs score it by the round's rules (status ok); "
+                                                         "no known cause")
     assert check.loc[("x2", "resnet")].summary_file == "Acme/summary.json"
 
 
