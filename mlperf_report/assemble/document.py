@@ -1,11 +1,11 @@
 """Assemble one round's report in one language: every deliverable its formats make, written together.
 
 The executed notebooks become sections (:mod:`mlperf_report.assemble.sections`: that language's
-outputs only, never code); the narrative and notes fragments go in as real HTML. ``ReportModel``
-holds what the formats (``assemble.formats``: the HTML page, the PDF, the exhibits' PDF, the
-workbook, the deck, the brief, the chart cards) are made from, each part made once and only when a
-format asks for it: the sections, the page (``page``), the printed report (``pdf_print``) and the
-kit (``kit``: the lead claims and their charts). Every file is rendered in memory first and all are
+outputs only, never code); the narrative and notes fragments go in as real HTML. ``build_document``
+makes the one document (``report_document.Report``) every format (``assemble.formats``: the HTML
+page, the PDF, the exhibits' PDF, the workbook, the deck, the brief, the chart cards, a plug-in's)
+is made from: the sections, the page model (the page and the printed report made on first use, once),
+the kit (the lead claims, each chart drawn once a size) and the results tables. Every file is rendered in memory first and all are
 renamed into place together, so a failed build never leaves half a report or destroys the previous one.
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,16 +20,16 @@ from typing import Callable
 
 import nbformat
 
-from mlperf_report.core import paths, processes
-from mlperf_report.assemble import formats, print_lists, print_svg, screen_svg
+from mlperf_report.core import paths
+from mlperf_report.assemble import formats, kit_charts, print_lists, print_svg
 from mlperf_report.assemble.kit import Kit
-from mlperf_report.assemble.page import page_fonts, render_page
-from mlperf_report.assemble.pdf_print import PrintedPart, print_report, render_pdf
+from mlperf_report.assemble.pdf_print import PrintedPart, render_pdf
+from mlperf_report.assemble.report_document import Page, Report, timed
 from mlperf_report.core.atomic import atomic_open
 from mlperf_report.core.brand import NO_BRAND, Brand
-from mlperf_report.core.errors import InputError, UserError
+from mlperf_report.core.errors import InputError
 from mlperf_report.core.rounds import parse_round_id
-from mlperf_report.assemble.sections import fetched_urls, fragment_section, labels_for, notebook_section
+from mlperf_report.assemble.sections import fragment_section, labels_for, notebook_section
 
 #: What a report is made of when nobody says otherwise (the tests' and the toy suite's reports).
 REPORT_FORMATS = formats.REPORT_FORMATS
@@ -86,101 +85,65 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         raise InputError(f"{path}: not a readable notebook ({error}); re-run `python build.py report`") from None
 
 
-class ReportModel:
-    """What one language's formats are made from; each part made on first use (a build of the
-    workbook alone never prints a page)."""
+def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = render_pdf) -> Report:
+    """``request``'s document (``report_document.Report``), made once for every chosen format: the
+    sections read from the notebooks, each claim's chart drawn once at every size a chosen format
+    shows it, the results tables read for the formats that use them (the first language's: the
+    workbook is one per report)."""
+    r, timings = request, {}
+    sections = tuple(timed(timings, "sections", lambda: report_sections(
+        r.lang, list(r.notebooks), r.narrative_html, r.notes_html, focus_colour=r.brand.primary)))
+    own = PrintedPart.of(print_lists.cut_long_lists([s for s in sections if s.kind != "appendix"], r.lang))
+    appendix = PrintedPart.of([s for s in sections if s.kind == "appendix"])
+    kit = r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
+                       has_exhibits=bool(appendix.sections))
+    kit = dataclasses.replace(kit, brand=r.brand) if r.brand != kit.brand else kit
+    made = [fmt for fmt in formats.chosen(r.formats) if fmt.per_language or r.default_copy]
+    wanted = [pair for fmt in made if callable(getattr(fmt, "charts", None)) for pair in fmt.charts(kit)]
+    kit = timed(timings, "charts", lambda: kit_charts.with_drawings(kit, wanted))
+    listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(kit)))
+    page = Page(dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,
+                     sections=list(sections), companions=listed, brand=r.brand),
+                own, appendix, r.cache_dir, r.share_appendix, pdf_renderer, timings)
+    tables = timed(timings, "tables", lambda: _tables(r)) if any(getattr(f, "uses_tables", False) for f in made) else None
+    return Report(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, kit, sections, page, tables,
+                  r.default_copy, timings)
 
-    def __init__(self, request: ReportRequest, pdf_renderer: Callable[..., bytes] = render_pdf) -> None:
-        self.request, self.pdf_renderer, self.timings = request, pdf_renderer, {}
-        self.lang, self.out_dir = request.lang, Path(request.out_dir)
 
-    def _timed(self, name: str, make):
-        started = time.perf_counter()
-        value = make()
-        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - started
-        return value
+def _tables(request: ReportRequest):
+    """The round's results tables as the suite gives them for the workbook (``Suite.workbook``: sheet
+    name -> frame, the focus's rows marked), or None when it gives none or no data folder is known."""
+    from mlperf_report.suites import suite_for
 
-    @functools.cached_property
-    def sections(self) -> list:
-        r = self.request
-        return self._timed("sections", lambda: report_sections(r.lang, list(r.notebooks), r.narrative_html, r.notes_html,
-                                                               focus_colour=r.brand.primary))
-
-    @functools.cached_property
-    def own(self) -> PrintedPart:
-        return PrintedPart.of(print_lists.cut_long_lists([s for s in self.sections if s.kind != "appendix"], self.lang))
-
-    @functools.cached_property
-    def appendix(self) -> PrintedPart:
-        return PrintedPart.of([s for s in self.sections if s.kind == "appendix"])
-
-    @functools.cached_property
-    def kit(self) -> Kit:
-        r = self.request
-        kit = r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
-                           has_exhibits=bool(self.appendix.sections))
-        return dataclasses.replace(kit, brand=r.brand) if r.brand != kit.brand else kit
-
-    @functools.cached_property
-    def page_args(self) -> dict:
-        r = self.request
-        listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(self.kit)))
-        return dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,
-                    sections=self.sections, companions=listed, brand=r.brand)
-
-    @functools.cached_property
-    def faces(self) -> tuple:
-        printed_text = "".join(s.html for s in self.own.sections)  # what only print says ("and 34 more") too
-        return self._timed("fonts", lambda: page_fonts(render_page(**self.page_args) + printed_text,
-                                                       self.own.chart_labels + self.appendix.chart_labels,
-                                                       self.request.cache_dir))
-
-    @functools.cached_property
-    def html(self) -> str:
-        """The page with its charts inline, their labels as text in the embedded faces (``screen_svg``)."""
-        html = screen_svg.inline_charts(render_page(**self.page_args, font_faces=self.faces))
-        loads = fetched_urls(html)
-        if loads:
-            raise UserError(f"the {self.lang} report would load {loads[0]!r} (and {len(loads) - 1} more); "
-                            "a report must be self-contained: embed it as a data: URL instead")
-        return html
-
-    @functools.cached_property
-    def printed(self) -> tuple[bytes, bytes | None]:
-        """The report's own pages and its appendix, printed (``pdf_print.print_report``)."""
-        r = self.request
-        started = time.perf_counter()
-        own, appendix, from_cache = print_report(self.page_args, self.own, self.appendix, self.faces, r.cache_dir,
-                                                 self.pdf_renderer, share_appendix=r.share_appendix)
-        if not from_cache:  # the layout's heap back before the kit draws: 20-30 MB off the process's peak
-            processes.give_back_memory()
-        self.timings["pdf_cached" if from_cache else "pdf"] = time.perf_counter() - started
-        return own, appendix
+    suite = suite_for(request.round_id)
+    if not hasattr(suite, "workbook") or request.data_dir is None:
+        return None
+    return suite.workbook(request.data_dir, request.round_id, request.prices_file, request.focus)
 
 
 def make_report(request: ReportRequest, pdf_renderer: Callable[..., bytes] = render_pdf) -> AssembledReport:
     """Every file of ``request``'s formats, renamed into place together."""
     started = time.perf_counter()
-    model = ReportModel(request, pdf_renderer)
+    report = build_document(request, pdf_renderer)
     made: dict[str, bytes] = {}
     by_format: dict[str, tuple[str, ...]] = {}
     for fmt in formats.chosen(request.formats):
         if fmt.per_language or request.default_copy:
-            files_of = model._timed(f"make {fmt.name}", lambda fmt=fmt: fmt.make(model))
+            files_of = timed(report.timings, f"make {fmt.name}", lambda fmt=fmt: fmt.make(report))
             made.update(files_of)
             by_format[fmt.name] = tuple(files_of)
     print_svg.forget_charts()  # every format converted them that will: no one will again
     out = Path(request.out_dir)
     files = {out / name: data for name, data in made.items()}
-    model._timed("write", lambda: write_together(files))
-    model.timings["total"] = time.perf_counter() - started
+    timed(report.timings, "write", lambda: write_together(files))
+    report.timings["total"] = time.perf_counter() - started
     by_path = {name: tuple(out / f for f in fs) for name, fs in by_format.items()}
     own = {name: [p for p in fs if not formats.is_copy(name, p)] for name, fs in by_path.items()}
     first = lambda name: (own.get(name) or [None])[0]  # noqa: E731
     return AssembledReport(lang=request.lang, html_path=first(formats.PAGE), pdf_path=first(formats.PRINTED),
                            copies=tuple(p for name in (formats.PAGE, formats.PRINTED) for p in by_path.get(name, ())
                                         if formats.is_copy(name, p)),
-                           timings=model.timings, exhibits_path=first("exhibits"), files=tuple(files),
+                           timings=report.timings, exhibits_path=first("exhibits"), files=tuple(files),
                            deliverables=by_path)
 
 
@@ -243,4 +206,4 @@ def write_together(files: dict[Path, bytes]) -> None:
             stack.enter_context(atomic_open(path, "wb")).write(data)
 
 
-__all__ = ["AssembledReport", "ReportModel", "ReportRequest", "assemble_report", "make_report"]
+__all__ = ["AssembledReport", "ReportRequest", "assemble_report", "build_document", "make_report"]

@@ -34,6 +34,11 @@ class KitClaim:
     kind: str = ""
     citations: tuple[str, ...] = ()  # the cited results as a footer lists them: by MLCommons result ID, else path
     has_ids: bool = False            # whether one of them is cited by its MLCommons result ID
+    drawings: tuple = ()             # (kit_charts.ChartSize, PNG bytes or SVG text): its chart, drawn once a size
+
+    def drawn(self, size):
+        """The chart drawn at ``size`` by the document (``report_document``), or None when it was not."""
+        return next((made for at, made in self.drawings if at == size), None)
 
 
 @dataclass(frozen=True)

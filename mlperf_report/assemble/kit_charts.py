@@ -1,16 +1,66 @@
 """The charts of the press kit: each lead claim's chart (``analysis.claim_charts``) drawn in the house
 style, as SVG for print (the brief) and as PNG at print resolution (the slides), at the size a format
-asks for. The same claim's chart is the same bars and numbers in every deliverable."""
+asks for. The same claim's chart is the same bars and numbers in every deliverable.
+
+A format names the sizes it shows a claim's chart at (its ``charts(kit)``: claim index and
+:class:`ChartSize`); the document draws each claim once per size (:func:`draw`) and every format takes
+the drawing from the claim (:func:`drawing`), so no chart is drawn twice in a build."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 from mlperf_report.analysis import bar_labels, claim_charts
 from mlperf_report.analysis.axes import short_label
 
 #: Columns a bar's label takes in a claim chart.
 LABEL_COLUMNS = bar_labels.COLUMNS
+
+
+@dataclass(frozen=True)
+class ChartSize:
+    """A size a format shows a claim's chart at: ``svg`` at the report's chart width (6.3 in) and
+    ``height``, or ``png`` of ``width`` x ``height`` inches at ``dpi`` with ``fontsize`` type."""
+
+    kind: str
+    height: float
+    width: float = 6.3
+    fontsize: float = 11
+    dpi: int = 200
+
+
+def draw(claim, lang: str, size: ChartSize, brand) -> bytes | str:
+    """The claim's chart at ``size`` in ``brand``'s focus colour and typeface: PNG bytes or SVG text."""
+    from mlperf_report.analysis import style
+
+    if size.kind == "svg":
+        return style.recolour(claim_svg(claim, lang, size.height), brand.primary)
+    with style.branded(brand.primary, brand.base_font):
+        return claim_png(claim, lang, size.width, size.height, size.dpi, size.fontsize)
+
+
+def drawing(claim, kit, size: ChartSize) -> bytes | str:
+    """The claim's chart at ``size``: the document's drawing, else drawn now (a kit made by hand)."""
+    made = claim.drawn(size)
+    return made if made is not None else draw(claim, kit.lang, size, kit.brand)
+
+
+def with_drawings(kit, wanted) -> object:
+    """``kit`` with each claim's chart drawn once at every size ``wanted`` names for it (pairs of claim
+    index and :class:`ChartSize`, from every chosen format; the same pair twice is drawn once)."""
+    import dataclasses
+
+    sizes: dict[int, list[ChartSize]] = {}
+    for index, size in wanted:
+        if kit.claims[index].chart is not None and size not in sizes.setdefault(index, []):
+            sizes[index].append(size)
+    if not sizes:
+        return kit
+    claims = tuple(dataclasses.replace(claim, drawings=claim.drawings + tuple(
+        (size, draw(claim, kit.lang, size, kit.brand)) for size in sizes.get(i, ()) if claim.drawn(size) is None))
+        for i, claim in enumerate(kit.claims))
+    return dataclasses.replace(kit, claims=claims)
 
 
 def chart_frame(claim):

@@ -13,8 +13,14 @@ A format (``Format``) is a module of this package, an installed package's entry 
   one language's claims and charts), known before anything is made: the build's stamp, the round-day
   index and the mail stage read them;
 - ``companion(kit)``: how the report's contents list it beside the report, or None;
-- ``make(model)``: those files' bytes, from ``document.ReportModel`` (the request, its kit, and the
-  page and printed report made once for every format that needs them);
+- ``make(report)``: those files' bytes, from the language's one document (``report_document.Report``:
+  ``lang``, the round's facts, ``kit`` with the claims, their citations and charts drawn once a size,
+  ``sections``, ``page`` (the page model; its ``html`` and ``printed`` made once for every format that
+  shows them), ``tables`` (the results, read by the build), ``brand``, ``default_copy``); a format
+  reads no file of the round;
+- optional ``charts(kit)``: pairs (claim index, ``kit_charts.ChartSize``) of the claims' charts it
+  shows: the document draws each once a size, the format takes it with ``kit_charts.drawing``;
+- optional ``uses_tables``: True when it needs ``Report.tables`` (the build reads them only then);
 - optional ``mime``: file suffix -> MIME type of what it writes (else Python's ``mimetypes``);
 - optional ``label_key`` (a catalogue key) or ``describe(lang)``: the words the index page and the
   contents use for it (else its name);
@@ -63,7 +69,7 @@ class Format(Protocol):
 
     def companion(self, kit) -> str | None: ...
 
-    def make(self, model) -> dict[str, bytes]: ...
+    def make(self, report) -> dict[str, bytes]: ...
 
 
 def register(fmt) -> None:

@@ -16,6 +16,7 @@ label_key = "kit.brief"  # what the contents, the index page and mail call it
 mime = {".pdf": "application/pdf"}
 
 CHART_HEIGHT = 2.5  # inches, at the report's chart width
+CHART = kit_charts.ChartSize("svg", CHART_HEIGHT)
 
 
 def files(kit) -> tuple[str, ...]:
@@ -26,8 +27,14 @@ def companion(kit):
     return (f"brief.{kit.lang}.pdf", label("kit.brief", kit.lang))
 
 
-def make(model) -> dict[str, bytes]:
-    return {f"brief.{model.lang}.pdf": brief_bytes(model.kit, model.request.cache_dir)}
+def charts(kit) -> tuple:
+    """The chart the brief shows: the first charted claim's, as SVG (the document draws it)."""
+    first = next((i for i, claim in enumerate(kit.claims) if claim.chart is not None), None)
+    return () if first is None else ((first, CHART),)
+
+
+def make(report) -> dict[str, bytes]:
+    return {f"brief.{report.lang}.pdf": brief_bytes(report.kit, report.page.cache_dir)}
 
 
 def brief_bytes(kit, cache_dir=None) -> bytes:
@@ -36,10 +43,8 @@ def brief_bytes(kit, cache_dir=None) -> bytes:
 
     from markupsafe import Markup
 
-    from mlperf_report.analysis import style
-
     charted = next((c for c in kit.claims if c.chart is not None), None)
-    svg = style.recolour(kit_charts.claim_svg(charted, kit.lang, CHART_HEIGHT), kit.brand.primary) if charted else ""
+    svg = kit_charts.drawing(charted, kit, CHART) if charted else ""
     chart = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode() if charted else ""
     template = page._jinja().get_template("brief.html.j2")
     context = dict(kit=kit, chart=chart, chart_alt=charted.chart_title if charted else "",

@@ -47,8 +47,10 @@ def companion(kit):
     return ("cards/", label("kit.cards", kit.lang)) if kit.cited else None
 
 
-def make(model) -> dict[str, bytes]:
-    kit = model.kit
+def make(report) -> dict[str, bytes]:
+    """Each card is one figure, the chart composed into it (its axes sized to the labels, every text
+    text in the SVG): drawn once per claim here, at the card's own size."""
+    kit = report.kit
     out = {}
     for index, claim in enumerate(kit.cited, start=1):
         png, svg = card(claim, kit)

@@ -23,8 +23,8 @@ def companion(kit):
     return (file_name(kit.lang), label(label_key, kit.lang)) if kit.has_exhibits else None
 
 
-def make(model) -> dict[str, bytes]:
-    if not model.appendix.sections:
+def make(report) -> dict[str, bytes]:
+    if not report.page.appendix.sections:
         return {}
-    _, data = model.printed
-    return {file_name(model.lang): data}
+    _, data = report.page.printed
+    return {file_name(report.lang): data}

@@ -1,5 +1,5 @@
 """The HTML report (``report.<lang>.html``, and ``report.html`` for the first language): one
-self-contained page, charts inline, nothing fetched (``document.ReportModel.html``)."""
+self-contained page, charts inline, nothing fetched (``report_document.Page.html``)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,6 @@ def companion(kit):
     return None  # the report itself
 
 
-def make(model) -> dict[str, bytes]:
-    data = model.html.encode("utf-8")
-    return {file_name(model.lang): data, **({copies[0]: data} if model.request.default_copy else {})}
+def make(report) -> dict[str, bytes]:
+    data = report.page.html.encode("utf-8")
+    return {file_name(report.lang): data, **({copies[0]: data} if report.default_copy else {})}

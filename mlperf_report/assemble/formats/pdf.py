@@ -22,6 +22,6 @@ def companion(kit):
     return None  # the report itself
 
 
-def make(model) -> dict[str, bytes]:
-    data, _ = model.printed
-    return {file_name(model.lang): data, **({copies[0]: data} if model.request.default_copy else {})}
+def make(report) -> dict[str, bytes]:
+    data, _ = report.page.printed
+    return {file_name(report.lang): data, **({copies[0]: data} if report.default_copy else {})}

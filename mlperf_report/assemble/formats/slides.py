@@ -29,6 +29,8 @@ mime = {".pptx": "application/vnd.openxmlformats-officedocument.presentationml.p
 WIDTH, HEIGHT = 13.333, 7.5    # inches: 16:9
 MARGIN = 0.6
 INK, MUTED, ACCENT = "1F2933", "5B6573", "D1495B"
+#: A claim slide's chart: 10 x 4.25 inches, 13-point type, 200 dpi (twice screen resolution).
+CHART = kit_charts.ChartSize("png", 4.25, width=10.0, fontsize=13)
 
 
 def files(kit) -> tuple[str, ...]:
@@ -39,8 +41,13 @@ def companion(kit):
     return (f"slides.{kit.lang}.pptx", label("kit.slides", kit.lang))
 
 
-def make(model) -> dict[str, bytes]:
-    return {f"slides.{model.lang}.pptx": deck_bytes(model.kit)}
+def charts(kit) -> tuple:
+    """The charts the deck shows: each cited claim's, at :data:`CHART` (the document draws them)."""
+    return tuple((i, CHART) for i, claim in enumerate(kit.claims) if claim.cites and claim.chart is not None)
+
+
+def make(report) -> dict[str, bytes]:
+    return {f"slides.{report.lang}.pptx": deck_bytes(report.kit)}
 
 
 def deck_bytes(kit) -> bytes:
@@ -146,11 +153,8 @@ def _claim_slide(slide, claim, kit) -> None:
     width = WIDTH - 2 * MARGIN
     _text(slide, claim.text, (MARGIN, 0.35, width, 1.75), largest=28, smallest=12, lang=kit.lang, bold=True)
     if claim.chart is not None:
-        chart_w, chart_h = 10.0, 4.25
-        from mlperf_report.analysis import style
-
-        with style.branded(kit.brand.primary, kit.brand.base_font):
-            png = kit_charts.claim_png(claim, kit.lang, chart_w, chart_h, fontsize=13)
+        chart_w, chart_h = CHART.width, CHART.height
+        png = kit_charts.drawing(claim, kit, CHART)
         slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
                                  Inches(chart_h))
     _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED)

@@ -29,11 +29,12 @@ def companion(kit):
     return (FILE_NAME, label(label_key, kit.lang)) if _made_for(kit.round_id) else None
 
 
-def make(model) -> dict[str, bytes]:
-    from mlperf_report.suites import suite_for
+#: The document reads the round's results tables (``Report.tables``) for this format.
+uses_tables = True
 
-    r = model.request
-    suite = suite_for(r.round_id)
-    if not hasattr(suite, "workbook") or r.data_dir is None:
+
+def make(report) -> dict[str, bytes]:
+    """The sheets are the document's tables (``Suite.workbook``, read once by the build)."""
+    if report.tables is None:
         return {}
-    return {FILE_NAME: writer.workbook_bytes(suite.workbook(r.data_dir, r.round_id, r.prices_file, r.focus))}
+    return {FILE_NAME: writer.workbook_bytes(report.tables)}
