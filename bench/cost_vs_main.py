@@ -19,6 +19,7 @@ import argparse
 import os
 import platform
 import shutil
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -57,8 +58,11 @@ def report(title: str, runs: dict[str, list[dict]]) -> None:
         kind = max(rs, key=lambda r: r["peak_one"])["peak_one_kind"]
         print(f"  {name:<5} best {best[name]:.1f} s wall (runs: {walls}); least CPU {cpu:.1f} s; "
               f"largest process {peak:.0f} MB ({kind})")
-    base, this = best.values()
-    print(f"  ratio this / base: {this / base:.2f}x")
+    cpu = {name: min(r["cpu"] for r in rs) for name, rs in runs.items()}
+    median = {name: statistics.median(r["wall"] for r in rs) for name, rs in runs.items()}
+    print(f"  this / base: best wall {best['this'] / best['base']:.2f}x, median wall "
+          f"{median['this'] / median['base']:.2f}x, least CPU {cpu['this'] / cpu['base']:.2f}x "
+          "(CPU is the steadier yardstick on a shared machine)")
 
 
 def main() -> int:
