@@ -30,7 +30,9 @@ seaborn's (0.69 s of each kernel's start; 0.23 s without). SciPy stays installed
 checker, which runs at ingest, never in a kernel. A notebook that does import SciPy fails loudly.
 The young-object collections run every 10,000 allocations instead of 700: a chart makes tens of
 thousands of short-lived matplotlib objects, and collecting them every 700 was CPU for nothing
-(alternating cold builds: a median 0.2 s sooner).
+(alternating cold builds: a median 0.2 s sooner). IPython's input history is off
+(``HistoryManager.enabled=False``): no SQLite database opened at start and no row written per cell
+(about 3 ms a cell) for a history nobody reads; execution counts and outputs are the same.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ _RESET = ("get_ipython().run_line_magic('reset', '-f')\n"
 #: Code a kernel runs when it starts, before any notebook (see *Startup* above).
 KERNEL_STARTUP = "import sys; sys.modules.setdefault('scipy', None); import gc; gc.set_threshold(10000, 20, 20)"
 #: Arguments every kernel is started with.
-KERNEL_ARGUMENTS = (f"--IPKernelApp.exec_lines={KERNEL_STARTUP}",)
+KERNEL_ARGUMENTS = (f"--IPKernelApp.exec_lines={KERNEL_STARTUP}", "--HistoryManager.enabled=False")
 #: Seconds a kept kernel may take to answer the reset before it is replaced.
 RESET_TIMEOUT = 30.0
 #: Seconds between liveness checks while waiting for the reset's reply.
