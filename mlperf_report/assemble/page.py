@@ -94,12 +94,17 @@ def brand_style(brand: Brand) -> str:
     headings' rules, the cover's bar, links), its base and headings typefaces, the cover's logo."""
     colours = {"--accent": brand.primary, "--ink": brand.foreground, "--paper": brand.background}
     rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
-    for selector, family in (("html", brand.base_font), ("h1, h2, h3, h4, .cover-title", brand.headings_font)):
-        if family:
-            rules.append(f"{selector} {{ font-family: {css_family(family)}, {CJK_FALLBACK}; }}")
+    rules += font_rules(brand, "h1, h2, h3, h4, .cover-title")
     if brand.logo:
         rules.append(".cover-logo { display: block; max-height: 4rem; max-width: 16rem; margin: 0 0 1.2rem; }")
     return "\n".join(rules)
+
+
+def font_rules(brand: Brand, headings: str, fallback: str = CJK_FALLBACK) -> list[str]:
+    """The brand's base typeface for the page and its headings typeface for ``headings``, each before
+    ``fallback`` (the CJK face first: a Latin-only brand font never leaves Chinese as boxes)."""
+    return [f"{selector} {{ font-family: {css_family(family)}, {fallback}; }}"
+            for selector, family in (("html", brand.base_font), (headings, brand.headings_font)) if family]
 
 
 def css_family(family: str) -> str:

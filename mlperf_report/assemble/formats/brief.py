@@ -61,13 +61,11 @@ def brief_bytes(kit, cache_dir=None) -> bytes:
 def brand_css(brand) -> str:
     """The brief's CSS for a brand: the round's line and the text in its colours, its typefaces
     before the CJK face, its logo at the header's right."""
-    from mlperf_report.assemble.page import css_family
+    from mlperf_report.assemble.page import font_rules
 
     rules = [f".round {{ color: {brand.primary}; }}"] if brand.primary else []
     rules += [f"html {{ color: {brand.foreground}; }}"] if brand.foreground else []
-    for selector, family in (("html", brand.base_font), ("h1", brand.headings_font)):
-        if family:
-            rules.append(f'{selector} {{ font-family: {css_family(family)}, "Noto Sans CJK TC Subset", "DejaVu Sans", sans-serif; }}')
+    rules += font_rules(brand, "h1", fallback='"Noto Sans CJK TC Subset", "DejaVu Sans", sans-serif')
     if brand.logo:
         rules.append(".logo { float: right; max-height: 12mm; max-width: 45mm; margin: 0 0 2mm 4mm; }")
     return "\n".join(rules)
