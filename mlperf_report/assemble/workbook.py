@@ -54,8 +54,18 @@ def _plain(frame):
     return frame.astype(object).where(frame.notna(), None)
 
 
-def workbook_bytes(sheets: dict) -> bytes:
-    """The ``.xlsx`` file of ``sheets`` (name -> frame whose first column is the boolean ``Focus``)."""
+def tint(colour: str | None, share: float = 0.2) -> str:
+    """A focus colour (``#rrggbb``) lightened to a row shade (``share`` of the colour, the rest white),
+    as openpyxl writes it; the house shade without one."""
+    if not colour or not re.fullmatch(r"#?[0-9a-fA-F]{6}", colour):
+        return FOCUS_FILL
+    rgb = [int(colour.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)]
+    return "".join(f"{round(255 - (255 - c) * share):02X}" for c in rgb)
+
+
+def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL) -> bytes:
+    """The ``.xlsx`` file of ``sheets`` (name -> frame whose first column is the boolean ``Focus``),
+    the focus's rows shaded ``focus_fill`` (the brand's colour lightened, with a brand)."""
     from openpyxl import Workbook
     from openpyxl.styles import Font, PatternFill
     from openpyxl.utils import get_column_letter
@@ -63,7 +73,7 @@ def workbook_bytes(sheets: dict) -> bytes:
     book = Workbook()
     book.remove(book.active)
     book.properties.created = book.properties.modified = _FIXED
-    focus_fill, header_fill = PatternFill("solid", fgColor=FOCUS_FILL), PatternFill("solid", fgColor=HEADER_FILL)
+    focus_fill, header_fill = PatternFill("solid", fgColor=focus_fill), PatternFill("solid", fgColor=HEADER_FILL)
     taken: set[str] = set()
     for name, frame in sheets.items():
         sheet = book.create_sheet(sheet_name(name, taken))

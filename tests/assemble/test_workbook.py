@@ -49,3 +49,12 @@ def test_the_training_workbook_of_the_default_round_marks_the_focus():
     assert set(marked["Submitter"]) == {"Graphcore"} and len(marked) == 2
     pod16 = resnet.loc[resnet["System ID"] == "ipu-pod16-TF1", "Time to train (minutes)"].iloc[0]
     assert pod16 == pytest.approx(37.12, abs=0.005)  # the press release's IPU-POD16 ResNet-50 time
+
+
+def test_a_brand_shades_the_focus_s_rows_with_its_colour_lightened():
+    assert workbook.tint("#0a7d2c") == "CEE5D5"
+    assert workbook.tint(None) == workbook.tint("green") == workbook.FOCUS_FILL
+    book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets(), workbook.tint("#0a7d2c"))))
+    fills = {cell.fill.fgColor.rgb for sheet in book.worksheets for row in sheet.iter_rows(min_row=2) for cell in row
+             if cell.fill.fill_type == "solid"}
+    assert "00CEE5D5" in fills and f"00{workbook.FOCUS_FILL}" not in fills
