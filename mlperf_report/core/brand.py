@@ -45,8 +45,11 @@ class Brand:
 
     @property
     def files(self) -> tuple[Path, ...]:
-        """The files the deliverables are made from: the brand file and its logo (the build's stamp)."""
-        return tuple(p for p in (self.file, self.logo) if p is not None)
+        """The files the deliverables are made from: the brand file, its logo and the font files the
+        deck's and cards' text is measured with (the build's stamp)."""
+        faces = sorted({f for f in (self.base_font, self.headings_font) if f})
+        found = [font_file(face, bold) for face in faces for bold in (False, True)]
+        return tuple(p for p in (self.file, self.logo) if p is not None) + tuple(sorted({f[0] for f in found if f}))
 
     @property
     def logo_type(self) -> str:
@@ -187,3 +190,18 @@ def installed_families() -> frozenset[str]:
     except (OSError, subprocess.SubprocessError):
         return frozenset()
     return frozenset(name.strip().lower() for line in listed.splitlines() for name in line.split(","))
+
+
+@functools.cache
+def font_file(family: str, bold: bool = False) -> tuple[Path, int] | None:
+    """The file (and face index in a collection) fontconfig draws ``family`` from, bold or regular:
+    what the deck's and the cards' text is measured with when a brand names the face; None without
+    ``fc-match`` or a file it names."""
+    pattern = f"{family}:weight=bold" if bold else family
+    try:
+        found = subprocess.run(["fc-match", "-f", "%{file}|%{index}", pattern], capture_output=True, text=True,
+                               timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    path, _, index = found.partition("|")
+    return (Path(path), int(index or 0)) if path and Path(path).is_file() else None

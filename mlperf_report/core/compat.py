@@ -70,19 +70,22 @@ def private_ok(distribution: str) -> bool:
 _LATIN = re.compile(rb'(<a:latin typeface="([^"]*)"[^>]*/>)(?!<a:ea )')
 
 
-def pptx_east_asian(deck: bytes) -> bytes:
+def pptx_east_asian(deck: bytes, east_asian: str | None = None) -> bytes:
     """A saved deck whose every run names its Latin typeface as its East Asian and complex-script one
     too (``<a:ea>``, ``<a:cs>`` right after ``<a:latin>``, the schema's order), so PowerPoint and
-    LibreOffice pick Chinese glyphs from it: the public path of ``formats.slides._east_asian``, on the
-    saved file's XML rather than on python-pptx's private element of each run."""
+    LibreOffice pick Chinese glyphs from it (``east_asian``: that face as the East Asian one instead,
+    a brand's deck): the public path of ``formats.slides._east_asian``, on the saved file's XML rather
+    than on python-pptx's private element of each run."""
     import io
     import zipfile
 
     source, out = zipfile.ZipFile(io.BytesIO(deck)), io.BytesIO()
+    ea = east_asian.encode("utf-8") if east_asian else None
     with zipfile.ZipFile(out, "w") as target:
         for info in source.infolist():
             data = source.read(info)
             if info.filename.startswith("ppt/slides/slide") and info.filename.endswith(".xml"):
-                data = _LATIN.sub(rb'\1<a:ea typeface="\2"/><a:cs typeface="\2"/>', data)
+                data = _LATIN.sub(lambda m: m.group(1) + b'<a:ea typeface="' + (ea or m.group(2)) + b'"/><a:cs typeface="'
+                                  + m.group(2) + b'"/>', data)
             target.writestr(info, data)
     return out.getvalue()

@@ -142,6 +142,46 @@ def test_an_svg_logo_reaches_the_deck_and_the_cards(built, tmp_path):
         assert b"<image" in svg
 
 
+BRAND_FACE, CJK_FACE = "DejaVu Serif", "Noto Sans CJK TC"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_deck_sets_its_text_in_the_brand_face_and_chinese_in_the_cjk_face(built, lang):
+    from pptx.oxml.ns import qn
+
+    from mlperf_report.assemble.text_fit import has_cjk
+
+    deck = Presentation(str(_folder(built) / f"slides.{lang}.pptx"))
+    runs = [r for slide in deck.slides for s in slide.shapes if s.has_text_frame
+            for p in s.text_frame.paragraphs for r in p.runs]
+    assert runs and {r.font.name for r in runs} == {BRAND_FACE}  # today: DejaVu Sans or the CJK face
+    assert {r._r.rPr.find(qn("a:ea")).get("typeface") for r in runs} == {CJK_FACE}
+    assert any(has_cjk(r.text) for r in runs) == (lang != "en")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_card_sets_its_text_in_the_brand_face_before_the_house_faces(built, lang):
+    for svg in sorted((_folder(built) / "cards").glob(f"*.{lang}.svg")):
+        text = svg.read_text(encoding="utf-8")
+        assert f"font-family: '{BRAND_FACE}', '{CJK_FACE}', 'DejaVu Sans'" in text, svg.name  # Chinese: the CJK face
+
+
+def test_the_brand_face_measures_latin_text_and_the_cjk_face_chinese():
+    """What the deck and the cards fit their text with: the brand's font file for what it has."""
+    from mlperf_report.assemble import text_fit
+
+    latin = "Supermicro AS-4126GS-NBR-LCC"
+    assert text_fit.width(latin, 20, cjk=False, latin=BRAND_FACE) > text_fit.width(latin, 20, cjk=False) * 1.02
+    assert text_fit.width("本輪領先", 20, cjk=True, latin=BRAND_FACE) == text_fit.width("本輪領先", 20, cjk=True)
+    mixed = "Acme 在本輪領先"
+    assert text_fit.width(mixed, 20, cjk=True, latin=BRAND_FACE) == pytest.approx(
+        text_fit.width("Acme ", 20, cjk=False, latin=BRAND_FACE) + text_fit.width("在本輪領先", 20, cjk=True)
+        + text_fit.AUTOSPACE * 20)
+    fitted = text_fit.fit(latin * 4, 400, 200, largest=28, smallest=10, latin=BRAND_FACE, bold=True)
+    assert all(text_fit.width(line, fitted.size, cjk=False, bold=True, latin=BRAND_FACE) <= 400 * text_fit.SAFETY
+               for line in fitted.lines)
+
+
 def test_a_changed_logo_makes_the_reports_stale(built):
     """The stamp covers the brand file and its logo (the HTML alone here, for a cheap rebuild; last in
     the module: it rebuilds the module's report)."""

@@ -39,7 +39,9 @@ typography:
     assert (brand.primary, brand.foreground, brand.background) == (GREEN, "#112233", "#ffffff")
     assert brand.logo == tmp_path / "logo.png" and brand.logo_type == "image/png" and brand.name == "Acme"
     assert (brand.base_font, brand.headings_font) == ("DejaVu Serif", "DejaVu Sans")
-    assert brand.files == (path.resolve(), tmp_path / "logo.png")
+    assert brand.files[:2] == (path.resolve(), tmp_path / "logo.png")
+    assert {f.name for f in brand.files[2:]} == {"DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSans.ttf",
+                                                 "DejaVuSans-Bold.ttf"}  # the faces' files: the stamp's too
 
 
 def test_logo_sizes_take_the_largest_present(tmp_path):

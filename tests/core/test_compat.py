@@ -53,7 +53,7 @@ def test_the_plural_rule_is_the_standard_library_s_reading_of_the_header(locale)
         assert [rule(n) for n in range(0, 1200)] == [reference(n) for n in range(0, 1200)]
 
 
-def _deck(private: bool) -> bytes:
+def _deck(private: bool, east_asian: str | None = None) -> bytes:
     from pptx import Presentation
     from pptx.dml.color import RGBColor
     from pptx.util import Inches, Pt
@@ -68,10 +68,10 @@ def _deck(private: bool) -> bytes:
         run.font.size, run.font.name = Pt(20), face
         run.font.color.rgb = RGBColor.from_string("1F2933")
         if private:
-            slides._east_asian(run, face)
+            slides._east_asian(run, face, east_asian)
     buffer = io.BytesIO()
     deck.save(buffer)
-    return buffer.getvalue() if private else compat.pptx_east_asian(buffer.getvalue())
+    return buffer.getvalue() if private else compat.pptx_east_asian(buffer.getvalue(), east_asian)
 
 
 def test_the_deck_names_its_east_asian_typefaces_the_same_by_the_public_path():
@@ -82,6 +82,14 @@ def test_the_deck_names_its_east_asian_typefaces_the_same_by_the_public_path():
     slide = public.read("ppt/slides/slide1.xml").decode()
     assert '<a:latin typeface="Noto Sans CJK TC"/><a:ea typeface="Noto Sans CJK TC"/>' in slide
     assert compat.pptx_east_asian(_deck(False)) == _deck(False)  # given once: nothing to add again
+
+
+def test_a_brand_s_deck_names_the_cjk_face_as_east_asian_the_same_by_the_public_path():
+    private, public = (zipfile.ZipFile(io.BytesIO(_deck(p, "Noto Sans CJK TC"))) for p in (True, False))
+    for name in private.namelist():
+        assert private.read(name) == public.read(name), name
+    slide = public.read("ppt/slides/slide1.xml").decode()
+    assert '<a:latin typeface="DejaVu Sans"/><a:ea typeface="Noto Sans CJK TC"/><a:cs typeface="DejaVu Sans"/>' in slide
 
 
 @dataclass

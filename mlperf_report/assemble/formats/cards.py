@@ -8,7 +8,8 @@ labelled by chips, count and maker: ``analysis.bar_labels``).
 
 A card is one matplotlib figure (100 dpi, so one point is 100/72 pixels): texts set by ``text_fit``
 in boxes of their own, the chart in an axes between them, so nothing leaves the image whatever the
-claim's length.
+claim's length. A brand's faces set the headline (headings) and the citation and chart title (base),
+the house faces after them for every glyph they lack (Chinese in the CJK face), measured the same way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 
 from mlperf_report.analysis import bar_labels
 from mlperf_report.assemble import kit_charts, text_fit
-from mlperf_report.assemble.formats.slides import footer
+from mlperf_report.assemble.formats.slides import faces, footer
 from mlperf_report.i18n.labels import label
 
 name = "cards"
@@ -79,14 +80,16 @@ def card(claim, kit) -> tuple[bytes, bytes]:
     with style.branded(kit.brand.primary, kit.brand.base_font), style.house_style(kit.lang), \
             mpl.rc_context({"svg.fonttype": "none", "figure.constrained_layout.use": False}):
         fig = matplotlib.figure.Figure(figsize=(width / DPI, height / DPI), dpi=DPI, layout="none")
-        used = _place(fig, claim.text, y=_PAD, box=(box, 190), largest=30, smallest=16, lang=kit.lang, bold=True)
+        base, heading = faces(kit.brand)
+        used = _place(fig, claim.text, y=_PAD, box=(box, 190), largest=30, smallest=16, lang=kit.lang, bold=True,
+                      font=heading)
         cited = height - _PAD - 66
         _place(fig, citation(claim, kit), y=cited, box=(box - _logo(fig, kit.brand, cited), 66), largest=13,
-               smallest=10, lang=kit.lang, colour="#5b6573")
+               smallest=10, lang=kit.lang, colour="#5b6573", font=base)
         if claim.chart is not None:  # its title under the claim; below it, room for ticks and the axis title
             title_top = _PAD + used + 12
             titled = _place(fig, claim.chart_title, y=title_top, box=(box, 24), largest=14, smallest=10,
-                            lang=kit.lang, bold=True)
+                            lang=kit.lang, bold=True, font=base)
             bottom, chart_top = cited - 58, title_top + titled + 8
             data = kit_charts.chart_frame(claim)
             left = _label_room(data["_label"], width)
@@ -139,12 +142,16 @@ def _logo(fig, brand, top: float, height: float = 66) -> float:
 
 
 def _place(fig, text: str, *, y: float, box: tuple[float, float], largest: float, smallest: float, lang: str,
-           bold: bool = False, colour: str = "#1f2933") -> float:
+           bold: bool = False, colour: str = "#1f2933", font: str | None = None) -> float:
     """``text`` fitted into ``box`` (pixels) with its top ``y`` pixels from the card's top; returns
-    the height it takes, in pixels."""
-    fitted = text_fit.fit(text, box[0] / _PT, box[1] / _PT, largest=largest, smallest=smallest, lang=lang, bold=bold)
+    the height it takes, in pixels. ``font``: a brand's face, the house faces after it (matplotlib
+    takes each glyph from the first that has it, as ``text_fit`` measures)."""
+    from mlperf_report.i18n import fonts
+
+    fitted = text_fit.fit(text, box[0] / _PT, box[1] / _PT, largest=largest, smallest=smallest, lang=lang, bold=bold,
+                          latin=font)
     width, height = fig.get_size_inches() * DPI
     fig.text(_PAD / width, 1 - y / height, fitted.text, va="top", ha="left", fontsize=fitted.size,
              fontweight="bold" if bold else "normal", color=colour, linespacing=text_fit.LINE_SPACING,
-             fontfamily=text_fit.family(text, lang))
+             fontfamily=[font, fonts.CJK_FAMILY, "DejaVu Sans"] if font else text_fit.family(text, lang))
     return len(fitted.lines) * fitted.size * text_fit.LINE_SPACING * _PT

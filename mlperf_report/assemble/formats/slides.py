@@ -7,7 +7,10 @@ each bar with the system it stands for.
 
 Every text is set by ``text_fit`` into its box, lines broken and size chosen (never under 10 pt)
 with the font the deck names for it, so nothing leaves its box or the slide whatever the length of
-a system's name; the runs name Noto Sans CJK TC as their East Asian font, so Chinese renders.
+a system's name; the runs name Noto Sans CJK TC as their East Asian font, so Chinese renders. A
+brand's typefaces are the runs' Latin font (its headings face for the deck's title, each claim and
+the closing heading; its base face for the rest), measured with the brand's font file; the East
+Asian font stays the CJK face.
 """
 
 from __future__ import annotations
@@ -65,24 +68,27 @@ def deck_bytes(kit) -> bytes:
     deck.core_properties.author = deck.core_properties.last_modified_by = "mlperf_report"
     buffer = io.BytesIO()
     deck.save(buffer)
-    saved = buffer.getvalue() if compat.private_ok("python-pptx") else compat.pptx_east_asian(buffer.getvalue())
+    east_asian = _cjk() if kit.brand.base_font or kit.brand.headings_font else None
+    saved = buffer.getvalue() if compat.private_ok("python-pptx") else compat.pptx_east_asian(buffer.getvalue(), east_asian)
     return fixed_times(saved)
 
 
 def _text(slide, text: str, box: tuple[float, float, float, float], *, largest: float, smallest: float = 10,
-          lang: str, bold: bool = False, colour: str = INK):
-    """``text`` fitted into ``box`` (left, top, width, height in inches), one paragraph per line."""
+          lang: str, bold: bool = False, colour: str = INK, font: str | None = None):
+    """``text`` fitted into ``box`` (left, top, width, height in inches), one paragraph per line;
+    ``font``: a brand's face for its Latin text (the CJK face stays its East Asian one)."""
     from pptx.dml.color import RGBColor
     from pptx.enum.text import MSO_AUTO_SIZE
     from pptx.util import Inches, Pt
 
     left, top, width, height = box
-    fitted = text_fit.fit(text, width * 72, height * 72, largest=largest, smallest=smallest, lang=lang, bold=bold)
+    fitted = text_fit.fit(text, width * 72, height * 72, largest=largest, smallest=smallest, lang=lang, bold=bold,
+                          latin=font)
     shape = slide.shapes.add_textbox(Inches(left), Inches(top), Inches(width), Inches(height))
     frame = shape.text_frame
     frame.word_wrap, frame.auto_size = False, MSO_AUTO_SIZE.NONE
     frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
-    font_name = text_fit.family(text, lang)
+    font_name = text_fit.family(text, lang, font)
     for i, line in enumerate(fitted.lines):
         paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
         paragraph.line_spacing = Pt(fitted.size * text_fit.LINE_SPACING)  # exact: a CJK face's own is taller
@@ -90,24 +96,31 @@ def _text(slide, text: str, box: tuple[float, float, float, float], *, largest: 
         run.text = line
         run.font.size, run.font.bold, run.font.name = Pt(fitted.size), bold, font_name
         run.font.color.rgb = RGBColor.from_string(colour)
-        _east_asian(run, font_name)
+        _east_asian(run, font_name, _cjk() if font else font_name)
     return fitted
 
 
-def _east_asian(run, font_name: str) -> None:
-    """Name the run's East Asian font too: PowerPoint and LibreOffice pick Chinese glyphs from it (on a
-    python-pptx version this was not checked with, ``deck_bytes`` names it in the saved XML instead)."""
+def _cjk() -> str:
+    from mlperf_report.i18n import fonts
+
+    return fonts.CJK_FAMILY
+
+
+def _east_asian(run, font_name: str, east_asian: str | None = None) -> None:
+    """Name the run's East Asian font (``font_name`` unless ``east_asian``: a brand's deck) and its
+    complex-script one (``font_name``) too: PowerPoint and LibreOffice pick Chinese glyphs from it (on a python-pptx version this was not checked with,
+    ``deck_bytes`` names it in the saved XML instead)."""
     from pptx.oxml.ns import qn
 
     if not compat.private_ok("python-pptx"):
         return
     rpr = run._r.get_or_add_rPr()
-    for tag in ("a:ea", "a:cs"):
+    for tag, typeface in (("a:ea", east_asian or font_name), ("a:cs", font_name)):
         element = rpr.find(qn(tag))
         if element is None:
             element = rpr.makeelement(qn(tag), {})
             rpr.append(element)
-        element.set("typeface", font_name)
+        element.set("typeface", typeface)
 
 
 def _notes(slide, text: str) -> None:
@@ -116,15 +129,24 @@ def _notes(slide, text: str) -> None:
 
 def _title_slide(slide, kit) -> None:
     width = WIDTH - 2 * MARGIN
-    _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang, colour=_hex(kit.brand.primary, ACCENT))
+    base, heading = faces(kit.brand)
+    _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang,
+          colour=_hex(kit.brand.primary, ACCENT), font=base)
     ink = _hex(kit.brand.foreground, INK)
     _text(slide, kit.title + (f" · {kit.focus_name}" if kit.focus_name else ""), (MARGIN, 1.3, width, 0.9),
-          largest=32, smallest=14, lang=kit.lang, bold=True, colour=ink)
+          largest=32, smallest=14, lang=kit.lang, bold=True, colour=ink, font=heading)
     if kit.headline:
-        _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang, colour=ink)
+        _text(slide, kit.headline.text, (MARGIN, 2.6, width, 3.4), largest=30, smallest=12, lang=kit.lang,
+              colour=ink, font=base)
         _notes(slide, "\n\n".join(filter(None, (kit.headline.text, kit.headline.note))))
     logo_width = _logo(slide, kit.brand)
-    _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width - logo_width, 0.4), largest=14, lang=kit.lang, colour=MUTED)
+    _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width - logo_width, 0.4), largest=14, lang=kit.lang, colour=MUTED,
+          font=base)
+
+
+def faces(brand) -> tuple[str | None, str | None]:
+    """A brand's base and headings faces (headings: the base face when it names none); None: the house's."""
+    return brand.base_font, brand.headings_font or brand.base_font
 
 
 def _hex(colour: str | None, default: str) -> str:
@@ -151,13 +173,16 @@ def _claim_slide(slide, claim, kit) -> None:
     from pptx.util import Inches
 
     width = WIDTH - 2 * MARGIN
-    _text(slide, claim.text, (MARGIN, 0.35, width, 1.75), largest=28, smallest=12, lang=kit.lang, bold=True)
+    base, heading = faces(kit.brand)
+    _text(slide, claim.text, (MARGIN, 0.35, width, 1.75), largest=28, smallest=12, lang=kit.lang, bold=True,
+          font=heading)
     if claim.chart is not None:
         chart_w, chart_h = CHART.width, CHART.height
         png = kit_charts.drawing(claim, kit, CHART)
         slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
                                  Inches(chart_h))
-    _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED)
+    _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED,
+          font=base)
     bars = bar_labels.notes_line(claim.chart, kit.lang)
     _notes(slide, f"{claim.text}\n\n{claim.note}" + (f"\n\n{bars}" if bars else ""))
 
@@ -174,7 +199,9 @@ def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
 
 def _closing_slide(slide, kit) -> None:
     width = WIDTH - 2 * MARGIN
-    _text(slide, label("kit.closing", kit.lang), (MARGIN, 0.8, width, 0.8), largest=28, lang=kit.lang, bold=True)
+    base, heading = faces(kit.brand)
+    _text(slide, label("kit.closing", kit.lang), (MARGIN, 0.8, width, 0.8), largest=28, lang=kit.lang, bold=True,
+          font=heading)
     body = label("kit.source", kit.lang, round=kit.mark_title, source=kit.source) + "\n" + \
         label("kit.derived", kit.lang) + "\n" + kit.legend
-    _text(slide, body, (MARGIN, 2.0, width, 4.5), largest=16, smallest=10, lang=kit.lang)
+    _text(slide, body, (MARGIN, 2.0, width, 4.5), largest=16, smallest=10, lang=kit.lang, font=base)
