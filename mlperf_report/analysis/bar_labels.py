@@ -21,8 +21,11 @@ from mlperf_report.i18n.labels import label
 
 #: Columns a bar's label takes at most (the room the chart's left margin gives it).
 COLUMNS = 50
-#: Columns a short system name takes when it tells two bars apart.
+#: Columns a short system name takes when it tells two bars apart, and the least it is cut to to
+#: leave the chips whole; the least room a maker's name is shown in.
 NAME_COLUMNS = 14
+WHICH_FLOOR = 6
+MAKER_FLOOR = 4
 
 
 def chips(row: dict, lang: str) -> str:
@@ -60,15 +63,20 @@ def _maker(row: dict, chips_text: str, own: bool) -> str:
 
 
 def _composed(chips_text: str, maker: str, which: str, lang: str, width: int) -> str:
-    """The label in ``width`` columns: the chips and count first, what tells it apart last (never
-    cut below :data:`NAME_COLUMNS`), the maker cut to the room between them."""
-    which = short_label(which, NAME_COLUMNS) if which else ""
-    tail = columns(label("kit.bar_which", lang, label="", which=which)) if which else 0
+    """The label in ``width`` columns: the chips and count first and whole (a cut chip name is no name),
+    what tells it apart last (cut to the room the chips leave, never below :data:`WHICH_FLOOR`
+    columns), the maker cut to the room between them or left out where none is left."""
+    tail = lambda w: columns(label("kit.bar_which", lang, label="", which=w)) if w else 0  # noqa: E731
     between = columns(label("kit.bar_maker", lang, chips="", maker=""))
-    text = short_label(chips_text, max(width - tail - (between + 6 if maker else 0), 20))
-    if maker:
-        room = width - columns(text) - tail - between
-        text = label("kit.bar_maker", lang, chips=text, maker=short_label(maker, max(room, 4)))
+    which = short_label(which, NAME_COLUMNS) if which else ""
+    over = tail(which) - (width - columns(chips_text))
+    if which and over > 0:
+        which = short_label(which, max(WHICH_FLOOR, columns(which) - over))
+    text = chips_text if columns(chips_text) + tail(which) <= width else \
+        short_label(chips_text, max(width - tail(which), 20))
+    room = width - columns(text) - tail(which) - between
+    if maker and room >= MAKER_FLOOR:
+        text = label("kit.bar_maker", lang, chips=text, maker=short_label(maker, room))
     return label("kit.bar_which", lang, label=text, which=which) if which else text
 
 
