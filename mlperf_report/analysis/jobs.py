@@ -10,7 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mlperf_report.core import paths
-from mlperf_report.core.config import ReportConfig
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # an annotation only: `build.py report --help` need not load the configuration
+    from mlperf_report.core.config import ReportConfig
 
 KERNEL = "python3"
 

@@ -91,6 +91,14 @@ def missing_history(suite, round_id: str, data_dir: Path) -> list[str]:
     return lines
 
 
+def print_missing_history(suite, round_id: str, data_dir: Path) -> None:
+    """Say once, on stderr, each line of :func:`missing_history` (``report`` and its batch)."""
+    import sys
+
+    for line in missing_history(suite, round_id, data_dir):
+        print(line, file=sys.stderr)
+
+
 def _shown(folder: Path) -> str:
     """A folder as the user would type it: relative to the working directory when under it."""
     try:

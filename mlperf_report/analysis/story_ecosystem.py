@@ -77,8 +77,9 @@ def _closest_partner(on_it: pd.DataFrame, own_name: str, generations: Generation
     return best
 
 
-#: A processor family every hosted system's model name shows, said with the vendor ("Intel Xeon").
-_BRANDS = ("Xeon", "EPYC", "Grace")
+#: A processor family every hosted system's model name shows, said with the vendor ("Intel Xeon");
+#: Grace is also written by its cores' name, "Neoverse-V2".
+_BRANDS = (("Xeon", r"xeon"), ("EPYC", r"epyc"), ("Grace", r"\bgrace\b|neoverse[-_ ]?v2\b"))
 
 
 def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
@@ -95,9 +96,8 @@ def host_share(df: pd.DataFrame, focus: Focus) -> list[Claim]:
     others = vendors[(vendors.str.lower() != focus.name.lower()) & (vendors != "")].value_counts()
     share = len(hosted) / len(systems)
     models = hosted["host_processor_model"].astype(str).str.lower()
-    grace = focus.name.lower() == "nvidia"   # NVIDIA's only host family is Grace, also written "Neoverse-V2"
-    brand = "Grace" if grace else next((b for b in _BRANDS if models.str.contains(b.lower(), regex=False).all()), "")
-    facts = {"vendor": str(hosted["host_processor_model"].map(host_vendor_of).iloc[0]), "systems": int(len(hosted)),
+    brand = next((b for b, pattern in _BRANDS if models.str.contains(pattern, regex=True).all()), "")
+    facts = {"vendor": str(vendors[hosted.index].iloc[0]), "systems": int(len(hosted)),
              "of": int(len(systems)), "share": share, "submitters": int(hosted["submitter"].nunique()),
              "most": bool(others.empty or len(hosted) > int(others.max())), "brand": brand}
     strength = 1.5 + 2.5 * share + (0.5 if facts["most"] else 0.0)

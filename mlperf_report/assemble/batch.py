@@ -98,10 +98,9 @@ def run_from_args(args, split) -> int:
                              share_appendix=True,  # one appendix per language for every focus
                              brand=getattr(args, "brand", None))
 
-    from mlperf_report.analysis.planning import missing_history
+    from mlperf_report.analysis.planning import print_missing_history
 
-    for line in missing_history(suite_for(config.round), config.round, Path(args.data_dir).resolve()):
-        print(line, file=sys.stderr)  # once for the batch, not once per focus
+    print_missing_history(suite_for(config.round), config.round, Path(args.data_dir).resolve())  # once a batch
     return run_batch(reports, build=None if getattr(args, "no_assemble", False) else build,
                      output_dir=Path(args.output_dir).resolve(), run_notebooks=run_notebooks)
 

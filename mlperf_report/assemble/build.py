@@ -122,7 +122,9 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     langs = list(config.languages)
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
-    branded = _brand(config)
+    from mlperf_report.core.brand import load_brand
+
+    branded = load_brand(config.brand)  # colours, logo and typefaces; today's look without a file
     inputs = report_inputs(plan, results, prices_file, config_file, chosen) + list(branded.files)
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [titles[lang] for lang in langs], "deliverables": list(chosen),
@@ -159,12 +161,6 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
 
     return finish
 
-
-def _brand(config):
-    """The build's brand (``core.brand``): colours, logo and typefaces; today's look without a file."""
-    from mlperf_report.core.brand import load_brand
-
-    return load_brand(config.brand)
 
 
 def plan_config(plan: Plan, config_file: Path, **overrides):

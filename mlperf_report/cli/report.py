@@ -65,11 +65,10 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
 
 def print_history(plan: Plan) -> None:
     """Say once which earlier rounds the story would compare with are not ingested, and how to add each."""
-    from mlperf_report.analysis.planning import missing_history
+    from mlperf_report.analysis.planning import print_missing_history
     from mlperf_report.suites import suite_for
 
-    for line in missing_history(suite_for(plan.round_id), plan.round_id, plan.data_dir):
-        print(line, file=sys.stderr)
+    print_missing_history(suite_for(plan.round_id), plan.round_id, plan.data_dir)
 
 
 def run(args: argparse.Namespace) -> int:

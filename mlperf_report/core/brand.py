@@ -58,9 +58,6 @@ class Brand:
     def logo_bytes(self) -> bytes:
         return self.logo.read_bytes() if self.logo else b""
 
-    def focus(self, default: str) -> str:
-        return self.primary or default
-
 
 NO_BRAND = Brand()
 

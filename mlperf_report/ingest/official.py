@@ -14,8 +14,6 @@ import json
 import math
 from dataclasses import dataclass, field
 
-import pandas as pd
-
 from mlperf_report.core import limits
 
 OUTCOMES = ("equal", "differ", "only_here", "only_there")
@@ -109,6 +107,8 @@ class Check:
         columns = [*self.key_columns, "here", "official", "outcome", "cause", "cause_detail", "summary_file"]
         rows = sorted((r for r in self.rows if r["outcome"] != "equal"),
                       key=lambda r: tuple(str(r[c]) for c in columns))
+        import pandas as pd  # here, not at import: `build.py ingest --help` reaches this module
+
         return pd.DataFrame(rows, columns=columns)
 
     def manifest(self, tolerance: str, **extra) -> dict:

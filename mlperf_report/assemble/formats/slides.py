@@ -68,7 +68,7 @@ def deck_bytes(kit) -> bytes:
     deck.core_properties.author = deck.core_properties.last_modified_by = "mlperf_report"
     buffer = io.BytesIO()
     deck.save(buffer)
-    east_asian = _cjk() if kit.brand.base_font or kit.brand.headings_font else None
+    east_asian = fonts.CJK_FAMILY if kit.brand.base_font or kit.brand.headings_font else None
     saved = buffer.getvalue() if compat.private_ok("python-pptx") else compat.pptx_east_asian(buffer.getvalue(), east_asian)
     return fixed_times(saved)
 
@@ -96,14 +96,8 @@ def _text(slide, text: str, box: tuple[float, float, float, float], *, largest: 
         run.text = line
         run.font.size, run.font.bold, run.font.name = Pt(fitted.size), bold, font_name
         run.font.color.rgb = RGBColor.from_string(colour)
-        _east_asian(run, font_name, _cjk() if font else font_name)
+        _east_asian(run, font_name, fonts.CJK_FAMILY if font else font_name)
     return fitted
-
-
-def _cjk() -> str:
-    from mlperf_report.i18n import fonts
-
-    return fonts.CJK_FAMILY
 
 
 def _east_asian(run, font_name: str, east_asian: str | None = None) -> None:

@@ -37,5 +37,4 @@ def make(report) -> dict[str, bytes]:
     """The sheets are the document's tables (``Suite.workbook``, read once by the build)."""
     if report.tables is None:
         return {}
-    primary = getattr(report.brand, "primary", None) if report.brand is not None else None
-    return {FILE_NAME: writer.workbook_bytes(report.tables, writer.tint(primary) if primary else writer.FOCUS_FILL)}
+    return {FILE_NAME: writer.workbook_bytes(report.tables, writer.tint(report.brand.primary))}
