@@ -11,7 +11,7 @@ import zipfile
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mlperf_report.core import compat
@@ -29,6 +29,9 @@ def test_a_version_is_within_its_checked_range_by_release_numbers():
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 300), st.binary(max_size=300))
 def test_the_zip_member_count_is_read_from_the_archive_s_own_record(members, comment):
+    # a comment holding the end record's own signature makes an archive the standard library cannot
+    # open either (BadZipFile), which is what ingest then reports
+    assume(b"PK\x05\x06" not in comment)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for i in range(members):
@@ -159,8 +162,12 @@ def test_a_pool_is_stopped_by_the_private_path_or_shut_down_by_the_public_one(ch
 
     if not checked:
         monkeypatch.setitem(compat.CHECKED, "python", ("2.0.0", "2.7.18"))
-    pool = concurrent.futures.ProcessPoolExecutor(1)
-    running = pool.submit(_sleep, 1.5 if checked else 0.2)
+    import multiprocessing
+
+    # a spawned worker, not a fork of this test process: a forked pytest-xdist worker that is sent
+    # SIGTERM takes its parent's handlers and channel with it (the xdist worker was reported interrupted)
+    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    running = pool.submit(time.sleep, 6 if checked else 0.2)
     while not running.running():
         time.sleep(0.01)
     workers = list(pool._processes.values())
@@ -169,9 +176,9 @@ def test_a_pool_is_stopped_by_the_private_path_or_shut_down_by_the_public_one(ch
     with pytest.raises(RuntimeError):
         pool.submit(_sleep, 0)
     if checked:
-        assert time.perf_counter() - started < 1.2 and not any(w.is_alive() for w in workers)
+        assert time.perf_counter() - started < 3 and not any(w.is_alive() for w in workers)  # the task had 6 s to go
     else:
-        assert running.result(timeout=5) == 0.2  # the plain path lets the running task finish
+        assert running.result(timeout=5) is None and running.done()  # the plain path lets the running task finish
 
 
 def test_the_cjk_font_is_made_the_only_one_of_its_family_by_public_calls():
