@@ -21,6 +21,7 @@ from mlperf_report.analysis import bar_labels
 from mlperf_report.assemble import kit_charts, text_fit
 from mlperf_report.assemble.fixed_zip import fixed_times
 from mlperf_report.core import compat
+from mlperf_report.i18n import fonts
 from mlperf_report.i18n.labels import label
 from mlperf_report.narrative import citations
 
