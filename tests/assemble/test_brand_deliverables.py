@@ -103,6 +103,49 @@ def test_the_deck_has_the_logo_on_its_title_slide_in_the_brand_colour(built, lan
     assert GREEN.lstrip("#").upper() in colours
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_deck_master_carries_the_logo_for_every_slide_but_the_title(built, lang):
+    deck = Presentation(str(_folder(built) / f"slides.{lang}.pptx"))
+    logo = (built[0] / "logo.png").read_bytes()
+    assert [s.image.blob == logo for s in deck.slide_master.shapes if s.shape_type == 13] == [True]
+    assert deck.slides[0].element.get("showMasterSp") == "0"  # the title slide has its own, larger one
+    assert len(deck.slides) > 2 and all(slide.element.get("showMasterSp") is None for slide in list(deck.slides)[1:])
+    assert not [s for slide in list(deck.slides)[1:] for s in slide.shapes if s.shape_type == 13 and s.name == "Brand logo"]
+
+
+def _kit(brand, lang: str = "en"):
+    from mlperf_report.assemble.kit import Kit, KitClaim
+
+    return Kit(lang, ROUND, "MLPerf Training v1.0", "Title", "2026-12-07", "Acme",
+               (KitClaim("Acme leads.", "note", cites=("Acme/results/x/bert",)),), brand=brand)
+
+
+def test_on_an_unchecked_python_pptx_each_slide_but_the_title_carries_the_logo(built, monkeypatch):
+    """The public path of the master's logo (``compat.pptx_master_picture``): the same picture, on the slides."""
+    from mlperf_report.assemble.formats import slides
+    from mlperf_report.core import compat
+
+    logo = built[0] / "logo.png"
+    monkeypatch.setitem(compat.CHECKED, "python-pptx", ("0.0.1", "0.0.2"))
+    deck = Presentation(io.BytesIO(slides.deck_bytes(_kit(Brand(primary=GREEN, logo=logo)))))
+    assert not [s for s in deck.slide_master.shapes if s.shape_type == 13]
+    pictures = [[s.image.blob for s in slide.shapes if s.shape_type == 13 and s.name == "Brand logo"]
+                for slide in deck.slides]
+    assert len(pictures) == 3 and pictures[1:] == [[logo.read_bytes()]] * 2
+    assert pictures[0] == [logo.read_bytes()]  # the title slide's own
+
+
+def test_without_a_brand_the_deck_master_is_python_pptx_s_own():
+    from mlperf_report.assemble.formats import slides
+    from mlperf_report.core.brand import NO_BRAND
+
+    made = slides.deck_bytes(_kit(NO_BRAND))
+    deck, fresh = Presentation(io.BytesIO(made)), Presentation()
+    assert deck.slide_master.part.blob == fresh.slide_master.part.blob
+    assert not [s for slide in deck.slides for s in slide.shapes if s.shape_type == 13]
+    assert made == slides.deck_bytes(_kit(NO_BRAND))
+
+
 def _near(pixel, rgb, tolerance: int = 12) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], rgb))
 
