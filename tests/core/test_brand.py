@@ -99,3 +99,36 @@ def test_where_the_brand_file_is_found(tmp_path):
 def test_fonts_are_what_fontconfig_lists():
     families = brand_mod.installed_families()
     assert "dejavu sans" in families and "no such face 3000" not in families
+
+
+def test_the_stamp_s_files_come_from_the_cache_and_see_a_logo_that_appears(tmp_path, capsys):
+    """What the build's stamp reads of a brand: its files, as ``Brand.files`` gives them, read from
+    the cache its first reading left (the cache holds the logos it names: one added since counts)."""
+    path = _write(tmp_path, "logo: logo.png\ntypography: {base: DejaVu Serif}\n")
+    cache = tmp_path / "cache"
+    first = brand_mod.stamp_files(path, cache)
+    assert first == load_brand(path).files and first[0] == path.resolve()
+    assert {f.name for f in first[1:]} == {"DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"}  # no logo yet
+    assert len(list(cache.glob("*.json"))) == 1
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert brand_mod.stamp_files(path, cache) == (path.resolve(), tmp_path / "logo.png", *first[1:])
+    path.write_text("typography: {base: DejaVu Sans}\n", encoding="utf-8")  # new bytes: read again
+    assert {f.name for f in brand_mod.stamp_files(path, cache)[1:]} == {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"}
+    assert brand_mod.stamp_files(None, cache) == () and brand_mod.stamp_files(tmp_path / "gone.yml", cache) == ()
+    assert "gone.yml: no such file" in capsys.readouterr().err
+
+
+def test_the_font_files_and_the_logo_are_read_once_by_the_build(tmp_path):
+    """The parent resolves the typefaces' files and reads the logo; a process given the brand takes them."""
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nfirst")
+    brand = load_brand(_write(tmp_path, "logo: logo.png\ntypography: {base: DejaVu Serif}\n"))
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nsecond")
+    assert brand.logo_bytes().endswith(b"first")  # what every format of this build shows
+    assert {(family, bold) for family, bold, _, _ in brand.font_files} == {("DejaVu Serif", False), ("DejaVu Serif", True)}
+    elsewhere = brand_mod.Brand(font_files=(("Acme Sans", False, str(tmp_path / "acme.ttf"), 0),))
+    assert brand_mod.font_file("Acme Sans")[0].name == "DejaVuSans.ttf"  # fontconfig's nearest: not Acme's
+    brand_mod.use_fonts(elsewhere)
+    try:
+        assert brand_mod.font_file("Acme Sans") == (tmp_path / "acme.ttf", 0)
+    finally:
+        brand_mod._RESOLVED.clear()
