@@ -37,7 +37,8 @@ DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_FONT = "DejaVu Sans, Noto Sans CJK TC for Chinese"
 LOGO_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-_COLOURS = (("primary", DEFAULT_PRIMARY), ("foreground", DEFAULT_FOREGROUND), ("background", DEFAULT_BACKGROUND))
+_COLOURS = (("primary", DEFAULT_PRIMARY), ("secondary", "accent"), ("foreground", DEFAULT_FOREGROUND),
+            ("background", DEFAULT_BACKGROUND))
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class Brand:
     file: Path | None = None
     name: str = ""
     primary: str | None = None       # "#0a7d2c": the focus's colour in every chart, the accents
+    secondary: str | None = None     # the second accent: the report's headings' rules (else the accent)
     foreground: str | None = None    # the text's colour
     background: str | None = None    # the page's colour (HTML and PDF)
     logo: Path | None = None

@@ -106,6 +106,13 @@ def test_the_report_html_embeds_the_brand_face_cut_to_the_page_s_letters(built, 
         assert not any(0x4E00 <= c <= 0x9FFF for c in cmap)  # the Chinese stays the CJK face's
 
 
+def test_the_secondary_colour_rules_the_headings_and_without_it_the_accent_does():
+    from mlperf_report.assemble.page import brand_style
+
+    assert "h2 { border-bottom-color: #123456; }" in brand_style(Brand(primary=GREEN, secondary="#123456"))
+    assert "h2" not in brand_style(Brand(primary=GREEN))  # report.css's rule: the accent, as today
+
+
 def _images(pdf: Path) -> list[str]:
     resources = PdfReader(pdf).pages[0]["/Resources"]
     objects = resources.get("/XObject") or {}

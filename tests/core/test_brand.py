@@ -29,6 +29,7 @@ logo: logo.png
 color:
   palette: {{acme-green: "{GREEN}"}}
   primary: acme-green
+  secondary: navy
   foreground: "#123"
   background: white
 typography:
@@ -36,7 +37,7 @@ typography:
   headings: {{family: DejaVu Sans}}
 """)
     brand = load_brand(path)
-    assert (brand.primary, brand.foreground, brand.background) == (GREEN, "#112233", "#ffffff")
+    assert (brand.primary, brand.secondary, brand.foreground, brand.background) == (GREEN, "#000080", "#112233", "#ffffff")
     assert brand.logo == tmp_path / "logo.png" and brand.logo_type == "image/png" and brand.name == "Acme"
     assert (brand.base_font, brand.headings_font) == ("DejaVu Serif", "DejaVu Sans")
     assert brand.files[:2] == (path.resolve(), tmp_path / "logo.png")
@@ -73,8 +74,9 @@ def test_each_bad_item_is_one_line_naming_it_and_todays_default(tmp_path, capsys
 def test_a_bad_item_leaves_the_rest_of_the_brand(tmp_path, capsys):
     path = _write(tmp_path, f"logo: gone.svg\ncolor: {{primary: '{GREEN}', secondary: nope}}\ntypography: {{base: Nope}}\n")
     brand = load_brand(path)
-    assert brand.primary == GREEN and brand.logo is None and brand.base_font is None
-    assert len(capsys.readouterr().err.strip().splitlines()) == 2  # logo and font; secondary is not used
+    assert brand.primary == GREEN and brand.logo is None and brand.base_font is None and brand.secondary is None
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 3 and "color.secondary: 'nope'" in said[0] and said[0].endswith("using today's accent")
 
 
 def test_a_brand_file_that_is_not_there_is_todays_look(tmp_path, capsys):
