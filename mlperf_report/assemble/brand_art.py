@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import io
 import re
-import sys
+
+from mlperf_report.core.errors import say_once
 
 #: Height of a rasterised SVG logo, in pixels: sharp on a slide's title (about 1 inch at 300 dpi).
 RASTER_HEIGHT = 300
@@ -70,6 +71,6 @@ def _rasterised(data: bytes, where: str) -> bytes | None:
         image.save(buffer, format="PNG")
         return buffer.getvalue()
     except Exception as error:  # a logo the renderers refuse: the deck and the cards go without it
-        print(f"brand: logo {where}: cannot be drawn as a picture ({type(error).__name__}: {error}); "
-              "the deck and the cards have no logo (today's default)", file=sys.stderr)
+        say_once(f"brand: logo {where}: cannot be drawn as a picture ({type(error).__name__}: {error}); "
+                 "the deck and the cards have no logo (today's default)")
         return None

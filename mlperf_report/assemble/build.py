@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.core import paths
+from mlperf_report.core import brand as brands, paths
 from mlperf_report.core.atomic import write_text
 from mlperf_report.analysis.jobs import NotebookResult, Plan
 
@@ -122,17 +122,16 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     langs = list(config.languages)
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
-    from mlperf_report.core.brand import load_brand
-
-    branded = load_brand(config.brand)  # colours, logo and typefaces; today's look without a file
-    inputs = report_inputs(plan, results, prices_file, config_file, chosen) + list(branded.files)
+    # the brand's files from the cache its first reading left: no brand_yml, no fontconfig here
+    inputs = report_inputs(plan, results, prices_file, config_file, chosen) + list(brands.stamp_files(config.brand))
     digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
                               "titles": [titles[lang] for lang in langs], "deliverables": list(chosen),
-                              "packages": shaping_versions(), **({"brand": repr(branded)} if branded.file else {})})
+                              "packages": shaping_versions()})
     stamp = round_out / STAMP
     if not force and _up_to_date(stamp, digest, round_out):
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
         return lambda: delivered_files(round_out)
+    branded = brands.load_brand(config.brand)  # colours, logo and typefaces; today's look without a file
 
     from mlperf_report.assemble import document, formats
     from mlperf_report.core.prices import load_prices
@@ -222,17 +221,13 @@ def _narratives(suite, config, langs: list[str], round_out: Path, results, catal
         yield lang, rendered.narrative, rendered.notes, kit
 
 
-#: The notices this process has printed: each is said once, however many reports a batch builds.
-_NOTIFIED: set[str] = set()
-
-
 def _notify(notices, figures, summary, config) -> None:
     """Print the suite's notices about the report's citations (``Suite.citation_notices``: IDs given
     twice and differing, how to add the missing ones), each once."""
+    from mlperf_report.core.errors import say_once
+
     for line in notices(figures, summary, config) if notices else ():
-        if line not in _NOTIFIED:
-            _NOTIFIED.add(line)
-            print(line, file=sys.stderr)
+        say_once(line)
 
 
 def _round_title(round_id: str) -> str:

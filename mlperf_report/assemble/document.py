@@ -26,7 +26,7 @@ from mlperf_report.assemble.kit import Kit
 from mlperf_report.assemble.pdf_print import PrintedPart, render_pdf
 from mlperf_report.assemble.report_document import Page, Report, timed
 from mlperf_report.core.atomic import atomic_open
-from mlperf_report.core.brand import NO_BRAND, Brand
+from mlperf_report.core.brand import NO_BRAND, Brand, use_fonts
 from mlperf_report.core.errors import InputError
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.assemble.sections import fragment_section, labels_for, notebook_section
@@ -98,6 +98,7 @@ def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = 
     kit = r.kit or Kit(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, "",
                        has_exhibits=bool(appendix.sections))
     kit = dataclasses.replace(kit, brand=r.brand) if r.brand != kit.brand else kit
+    use_fonts(r.brand)  # the font files the parent resolved: no fc-match in this process
     made = [fmt for fmt in formats.chosen(r.formats) if fmt.per_language or r.default_copy]
     wanted = [pair for fmt in made if callable(getattr(fmt, "charts", None)) for pair in fmt.charts(kit)]
     kit = timed(timings, "charts", lambda: kit_charts.with_drawings(kit, wanted))

@@ -91,9 +91,11 @@ CJK_FALLBACK = ('"Noto Sans CJK TC Subset", "Noto Sans CJK TC", "Noto Sans TC", 
 
 def brand_style(brand: Brand) -> str:
     """CSS over report.css and print.css: the brand's colours as the page's variables (accent: the
-    headings' rules, the cover's bar, links), its base and headings typefaces, the cover's logo."""
+    headings' rules, the cover's bar, links), its second accent (``secondary``) for the headings'
+    rules, its base and headings typefaces, the cover's logo."""
     colours = {"--accent": brand.primary, "--ink": brand.foreground, "--paper": brand.background}
     rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
+    rules += [f"h2 {{ border-bottom-color: {brand.secondary}; }}"] if brand.secondary else []
     rules += font_rules(brand, "h1, h2, h3, h4, .cover-title")
     if brand.logo:
         rules.append(".cover-logo { display: block; max-height: 4rem; max-width: 16rem; margin: 0 0 1.2rem; }")
@@ -109,11 +111,19 @@ def font_rules(brand: Brand, headings: str, fallback: str = CJK_FALLBACK) -> lis
 
 def css_family(family: str) -> str:
     """A font family name as a CSS string (nothing in it can end the rule)."""
-    return '"' + "".join(ch for ch in family if ch not in '"\\<>{};') + '"'
+    return '"' + face_family(family) + '"'
 
 
+def face_family(family: str) -> str:
+    """A brand's family name as the page names it: without a character that could end a CSS rule or
+    that the template's escaping would change (the ``@font-face`` must match ``font-family``)."""
+    return "".join(ch for ch in family if ch not in '"\'\\<>{};&')
+
+
+@functools.lru_cache(maxsize=4)
 def logo_uri(brand: Brand) -> str:
-    """The brand's logo as a data: URI, SVG as it is. ``charset`` keeps an SVG logo out of the
+    """The brand's logo as a data: URI, SVG as it is, made once per process (the report's pages, the
+    print and every brief tried show it). ``charset`` keeps an SVG logo out of the
     charts' rewriting (``screen_svg``, ``print_svg`` take ``svg+xml;base64`` images for charts)."""
     if not brand.logo:
         return ""
@@ -128,16 +138,36 @@ def _face(face: FontFace, resources: dict | None) -> _Face:
     return _Face(face.family, face.weight, print_svg.SCHEME + face.name())
 
 
-def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None) -> tuple[FontFace, ...]:
+def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None,
+               brand: Brand = NO_BRAND) -> tuple[FontFace, ...]:
     """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML and
-    the PDF), then DejaVu Sans regular and bold for the chart labels the PDF sets as text (if any)."""
+    the PDF), a brand's typefaces cut to the page's (:func:`brand_faces`), then DejaVu Sans regular
+    and bold for the chart labels the PDF sets as text (if any)."""
     font_cache = cache_dir / "fonts" if cache_dir else None
     base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
     faces = [FontFace(fonts.EMBEDDED_CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
                                                                 base_dir=base))]
+    faces += brand_faces(brand, page_text, font_cache, base)
     if not chart_labels:  # no chart to label (the exhibits): no DejaVu face to cut
         return tuple(faces)
     for weight, path in fonts.latin_font_paths().items():
         faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
                               fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base)))
     return tuple(faces)
+
+
+def brand_faces(brand: Brand, text: str, font_cache: Path | None, base: Path | None) -> list[FontFace]:
+    """A brand's base and headings typefaces, regular and bold (when fontconfig gives it a file of its
+    own), cut to ``text``'s characters like the house faces: the page shows the brand's face on a
+    machine without it. The files are those the build resolved once (``Brand.font_files``)."""
+    from mlperf_report.core.brand import font_file
+
+    faces = []
+    for family in dict.fromkeys(f for f in (brand.base_font, brand.headings_font) if f):
+        regular = font_file(family, False)
+        for weight, found in ((400, regular), (700, font_file(family, True))):
+            if found is None or (weight == 700 and found == regular):
+                continue  # no bold of its own: the browser makes it bold, as WeasyPrint does
+            faces.append(FontFace(face_family(family), weight, fonts.subset_font(
+                text, path=found[0], face_index=found[1], cache_dir=font_cache, base_dir=base)))
+    return faces

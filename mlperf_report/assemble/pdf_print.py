@@ -17,6 +17,7 @@ from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print
 from mlperf_report.assemble.page import FontFace, page_fonts, render_page
 from mlperf_report.assemble.sections import Section
 from mlperf_report.core.atomic import atomic_open
+from mlperf_report.core.brand import NO_BRAND
 
 
 def print_sections(sections: list[Section], resources: dict) -> tuple[list[Section], str]:
@@ -151,7 +152,8 @@ def print_report(page_args: dict, own: PrintedPart, appendix: PrintedPart, faces
         data, from_cache = cached_pdf(printed, own.resources, lang, cache_dir, renderer)
         return data, None, from_cache
     appendix_args = {**page_args, "sections": appendix.sections, "contents": [], "companions": ()}
-    appendix_faces = (page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir)
+    appendix_faces = (page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir,
+                                 page_args.get("brand", NO_BRAND))
                       if share_appendix else faces)
     printed_appendix = render_page(**appendix_args, font_faces=appendix_faces, resources=appendix.resources)
     appendix_bytes, _ = cached_pdf(printed_appendix, appendix.resources, f"{lang}.appendix", cache_dir, renderer)

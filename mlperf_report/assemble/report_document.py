@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 from mlperf_report.assemble.kit import Kit
 from mlperf_report.assemble.pdf_print import PrintedPart
 from mlperf_report.core import processes
-from mlperf_report.core.brand import Brand
+from mlperf_report.core.brand import NO_BRAND, Brand
 from mlperf_report.core.errors import UserError
 
 
@@ -53,7 +53,7 @@ class Page:
         printed_text = "".join(s.html for s in self.own.sections)  # what only print says ("and 34 more") too
         return timed(self.timings, "fonts", lambda: page_fonts(render_page(**self.args) + printed_text,
                                                                self.own.chart_labels + self.appendix.chart_labels,
-                                                               self.cache_dir))
+                                                               self.cache_dir, self.args.get("brand", NO_BRAND)))
 
     @functools.cached_property
     def html(self) -> str:

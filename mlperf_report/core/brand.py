@@ -6,17 +6,28 @@ Found beside the configuration (``data/_brand.yml``), named by ``brand:`` in it 
 a brand file exists, so a build without one pays nothing. Each item is checked on its own: a missing
 logo, a colour that is neither a colour nor a palette name, a typeface fontconfig does not know, a
 file that is not YAML: one line naming the item and today's default used instead, never a failed
-build. The result is a small frozen ``Brand``, picklable for the assembling processes.
+build. The result is a small frozen ``Brand``, picklable for the assembling processes, with what
+they would each look up again resolved once here: the font files of its typefaces (``fc-match``)
+and the logo's bytes.
+
+What the build's stamp needs of a brand (the files its deliverables are made from: the brand file,
+the logos it names, its typefaces' font files) is kept in ``.cache/brand/``, named by the brand
+file's path and bytes (:func:`stamp_files`), so a rebuild with nothing changed neither imports
+``brand_yml`` nor runs fontconfig.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
+import json
 import re
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from mlperf_report.core.errors import say_once as _say
 
 FILE_NAME = "_brand.yml"
 #: Today's look: what each item falls back to (the charts' focus colour, the report's ink and paper).
@@ -26,7 +37,8 @@ DEFAULT_BACKGROUND = "#ffffff"
 DEFAULT_FONT = "DejaVu Sans, Noto Sans CJK TC for Chinese"
 LOGO_TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-_COLOURS = (("primary", DEFAULT_PRIMARY), ("foreground", DEFAULT_FOREGROUND), ("background", DEFAULT_BACKGROUND))
+_COLOURS = (("primary", DEFAULT_PRIMARY), ("secondary", "accent"), ("foreground", DEFAULT_FOREGROUND),
+            ("background", DEFAULT_BACKGROUND))
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,7 @@ class Brand:
     file: Path | None = None
     name: str = ""
     primary: str | None = None       # "#0a7d2c": the focus's colour in every chart, the accents
+    secondary: str | None = None     # the second accent: the report's headings' rules (else the accent)
     foreground: str | None = None    # the text's colour
     background: str | None = None    # the page's colour (HTML and PDF)
     logo: Path | None = None
@@ -43,20 +56,26 @@ class Brand:
     base_font: str | None = None
     headings_font: str | None = None
 
+    #: (family, bold, font file, face index) of each typeface, bold and regular: resolved once by
+    #: :func:`load_brand`, so no assembling process runs ``fc-match`` again (:func:`font_file`).
+    font_files: tuple[tuple[str, bool, str, int], ...] = ()
+    #: Every logo file the brand file names, there or not: one appearing makes the reports stale.
+    logos_named: tuple[Path, ...] = ()
+    logo_data: bytes = dataclasses.field(default=b"", repr=False)  # read once per build
+
     @property
     def files(self) -> tuple[Path, ...]:
-        """The files the deliverables are made from: the brand file, its logo and the font files the
-        deck's and cards' text is measured with (the build's stamp)."""
-        faces = sorted({f for f in (self.base_font, self.headings_font) if f})
-        found = [font_file(face, bold) for face in faces for bold in (False, True)]
-        return tuple(p for p in (self.file, self.logo) if p is not None) + tuple(sorted({f[0] for f in found if f}))
+        """The files the deliverables are made from: the brand file, the logos it names that are
+        there and the font files of its typefaces (the build's stamp, :func:`stamp_files`)."""
+        logos = tuple(p for p in self.logos_named if p.is_file())
+        return tuple(p for p in (self.file,) if p is not None and p.is_file()) + logos + tuple(sorted({Path(f[2]) for f in self.font_files}))
 
     @property
     def logo_type(self) -> str:
         return LOGO_TYPES.get(self.logo.suffix.lower(), "") if self.logo else ""
 
     def logo_bytes(self) -> bytes:
-        return self.logo.read_bytes() if self.logo else b""
+        return self.logo_data or (self.logo.read_bytes() if self.logo else b"")
 
 
 NO_BRAND = Brand()
@@ -87,7 +106,8 @@ def load_brand(path: Path | None) -> Brand:
     except OSError:
         _say(f"brand: {path}: no such file; using today's look")
         return NO_BRAND
-    return _load(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    brand = _load(path.resolve(), stat.st_mtime_ns, stat.st_size)
+    return dataclasses.replace(brand, logo_data=brand.logo.read_bytes()) if brand.logo else brand
 
 
 @functools.lru_cache(maxsize=8)
@@ -104,23 +124,16 @@ def _load(path: Path, _mtime: int, _size: int) -> Brand:
     colours = {role: _colour(getattr(parsed.color, role, None) if parsed.color else None,
                              getattr(parsed.color, "palette", None) if parsed.color else None,
                              f"{where}: color.{role}", default) for role, default in _COLOURS}
-    logo, alt = _logo(parsed.logo, path.parent, where)
+    logo, alt, named = _logo(parsed.logo, path.parent, where)
     typography = parsed.typography
     base = _font(_family(typography, "base"), f"{where}: typography.base")
     headings = _font(_family(typography, "headings"), f"{where}: typography.headings")
+    found = [(face, bold, font_file(face, bold)) for face in sorted({f for f in (base, headings) if f})
+             for bold in (False, True)]
     name = getattr(getattr(parsed, "meta", None), "name", None)
     return Brand(file=path, name=str(getattr(name, "full", None) or getattr(name, "short", None) or name or ""),
-                 logo=logo, logo_alt=alt or "", base_font=base, headings_font=headings, **colours)
-
-
-_SAID: set[str] = set()
-
-
-def _say(line: str) -> None:
-    """A problem with the brand file, printed once per process (a batch loads it for every focus)."""
-    if line not in _SAID:
-        _SAID.add(line)
-        print(line, file=sys.stderr)
+                 logo=logo, logo_alt=alt or "", base_font=base, headings_font=headings, logos_named=named,
+                 font_files=tuple((face, bold, str(f[0]), f[1]) for face, bold, f in found if f), **colours)
 
 
 def _colour(value, palette, where: str, default: str) -> str | None:
@@ -145,22 +158,24 @@ def _colour(value, palette, where: str, default: str) -> str | None:
     return None
 
 
-def _logo(logo, folder: Path, where: str) -> tuple[Path | None, str | None]:
+def _logo(logo, folder: Path, where: str) -> tuple[Path | None, str | None, tuple[Path, ...]]:
     """The largest logo the file names (``logo: path`` or ``logo: {images, small, medium, large}``)
-    that is there and a PNG, JPEG or SVG."""
+    that is there and a PNG, JPEG or SVG, its alt text, and every logo file named up to it."""
     if logo is None:
-        return None, None
+        return None, None, ()
     choices = [logo] if hasattr(logo, "path") else [getattr(logo, size, None) for size in ("large", "medium", "small")]
+    named: list[Path] = []
     for resource in (c for c in choices if c is not None):
         relative = str(getattr(resource.path, "root", resource.path))
         path = Path(relative) if Path(relative).is_absolute() else folder / relative
+        named.append(path)
         if path.suffix.lower() not in LOGO_TYPES:
             _say(f"{where}: logo {relative}: not a PNG, JPEG or SVG; no logo (today's default)")
         elif not path.is_file():
             _say(f"{where}: logo {relative}: no such file; no logo (today's default)")
         else:
-            return path, getattr(resource, "alt", None)
-    return None, None
+            return path, getattr(resource, "alt", None), tuple(named)
+    return None, None, tuple(named)
 
 
 def _family(typography, role: str) -> str | None:
@@ -189,11 +204,25 @@ def installed_families() -> frozenset[str]:
     return frozenset(name.strip().lower() for line in listed.splitlines() for name in line.split(","))
 
 
-@functools.cache
+#: (family, bold) -> (font file, face index) a build's parent resolved (:func:`use_fonts`).
+_RESOLVED: dict[tuple[str, bool], tuple[Path, int]] = {}
+
+
+def use_fonts(brand: Brand) -> None:
+    """Take the font files ``brand`` carries (resolved by the parent's :func:`load_brand`) as this
+    process's answers of :func:`font_file`: an assembling process runs no ``fc-match``."""
+    _RESOLVED.update({(family, bold): (Path(path), index) for family, bold, path, index in brand.font_files})
+
+
 def font_file(family: str, bold: bool = False) -> tuple[Path, int] | None:
     """The file (and face index in a collection) fontconfig draws ``family`` from, bold or regular:
-    what the deck's and the cards' text is measured with when a brand names the face; None without
-    ``fc-match`` or a file it names."""
+    what the deck's and the cards' text is measured with, and the HTML embeds, when a brand names the
+    face; None without ``fc-match`` or a file it names."""
+    return _RESOLVED.get((family, bold)) or _matched(family, bold)
+
+
+@functools.cache
+def _matched(family: str, bold: bool) -> tuple[Path, int] | None:
     pattern = f"{family}:weight=bold" if bold else family
     try:
         found = subprocess.run(["fc-match", "-f", "%{file}|%{index}", pattern], capture_output=True, text=True,
@@ -202,3 +231,37 @@ def font_file(family: str, bold: bool = False) -> tuple[Path, int] | None:
         return None
     path, _, index = found.partition("|")
     return (Path(path), int(index or 0)) if path and Path(path).is_file() else None
+
+
+def stamp_files(path: Path | None, cache: Path | None = None) -> tuple[Path, ...]:
+    """``Brand.files`` of the brand file ``path`` (empty: none, or not there), without reading it
+    when it was read before: kept in ``cache`` (default ``.cache/brand``) under its path and bytes
+    with every logo it names, so a logo that appears since is a file of the stamp. A font installed
+    since is not seen until the brand file changes (or ``--force``)."""
+    if path is None:
+        return ()
+    if not Path(path).is_file():
+        return load_brand(path).files  # says what is wrong with it, each time the stamp is made
+    path = Path(path).resolve()
+    key = hashlib.sha256(str(path).encode() + b"\0" + path.read_bytes()).hexdigest()[:24]
+    kept = _stamp_cache(cache) / f"{key}.json"
+    try:
+        record = json.loads(kept.read_text(encoding="utf-8"))
+        return (path, *(p for p in map(Path, record["logos"] + record["fonts"]) if p.is_file()))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    brand = load_brand(path)
+    record = {"logos": [str(p) for p in brand.logos_named], "fonts": sorted({f[2] for f in brand.font_files})}
+    try:
+        from mlperf_report.core.atomic import write_text
+
+        write_text(kept, json.dumps(record, indent=1) + "\n")
+    except OSError:  # a read-only cache: the next build reads the brand file again, nothing else
+        pass
+    return brand.files
+
+
+def _stamp_cache(cache: Path | None) -> Path:
+    from mlperf_report.core import paths
+
+    return Path(cache) if cache else paths.CACHE / "brand"

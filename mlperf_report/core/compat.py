@@ -6,7 +6,10 @@ polish but never a wrong file. A test per gate proves both paths give the same r
 The gates (``CHECKED``: distribution -> [first, last] version checked, inclusive, by release numbers):
 
 - ``python-pptx``: a run's XML element (``run._r``) to name its East Asian typeface
-  (``formats.slides``); public path: the saved deck's XML given it (``pptx_east_asian``);
+  (``formats.slides``); public path: the saved deck's XML given it (``pptx_east_asian``); and the
+  slide master's shape tree, to put a brand's logo on the master (``pptx_master_picture``, which
+  python-pptx offers no call for) and keep it off the title slide (``pptx_without_master_shapes``);
+  public path: the logo added to each slide but the title (``formats.slides._branded``);
 - ``mlperf-logging``: the summarizer's energy arithmetic (``_compute_power_node`` / ``_sw``,
   ``_index_olympic_average``: ``suites.training.power``); public path: the same arithmetic transcribed
   (``suites.training.power_arith``);
@@ -89,3 +92,24 @@ def pptx_east_asian(deck: bytes, east_asian: str | None = None) -> bytes:
                                   + m.group(2) + b'"/>', data)
             target.writestr(info, data)
     return out.getvalue()
+
+
+def pptx_master_picture(master, picture: bytes, left: float, top: float, width: float, height: float) -> None:
+    """``picture`` (PNG or JPEG bytes) on the slide ``master`` at the box given in inches, named "Brand
+    logo": every slide of a layout that shows the master's shapes shows it. The master's part relates
+    the image (public); the ``p:pic`` is python-pptx's own template, put in the master's shape tree."""
+    import io
+
+    from pptx.oxml.shapes.picture import CT_Picture
+    from pptx.util import Inches
+
+    _, rId = master.part.get_or_add_image_part(io.BytesIO(picture))
+    shape_id = max((shape.shape_id for shape in master.shapes), default=1) + 1
+    box = [int(Inches(value)) for value in (left, top, width, height)]
+    pic = CT_Picture.new_pic(shape_id, "Brand logo", "", rId, *box)
+    master.element.cSld.spTree.append(pic)
+
+
+def pptx_without_master_shapes(slide) -> None:
+    """``slide`` shows none of its master's shapes (the title slide, which has its own logo)."""
+    slide.element.set("showMasterSp", "0")

@@ -8,6 +8,8 @@ v1.0 tables with every deliverable, shared by the module."""
 from __future__ import annotations
 
 import io
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +78,41 @@ def test_the_report_html_carries_the_colour_logo_and_typeface(built, lang):
     assert 'font-family: "DejaVu Serif", "Noto Sans CJK TC Subset"' in html  # the CJK face stays the fallback
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_report_html_embeds_the_brand_face_cut_to_the_page_s_letters(built, lang):
+    """A reader without the brand's font sees it: a subset of its files, as the house faces are."""
+    import base64
+    import re
+    import unicodedata
+
+    from fontTools.ttLib import TTFont
+
+    from mlperf_report.core.brand import font_file
+
+    html = (_folder(built) / f"report.{lang}.html").read_text(encoding="utf-8")
+    embedded = re.findall(r'font-family: "DejaVu Serif";\s*src: url\(data:font/woff;base64,([^)]+)\) format\("woff"\);'
+                          r'\s*font-weight: (\d+)', html)
+    assert sorted(weight for _, weight in embedded) == ["400", "700"]  # DejaVu Serif has a bold file of its own
+    shown = re.sub(r"<(style|script)\b.*?</\1>|<[^>]+>|data:[^\"')\s]+", " ", html, flags=re.S)
+    latin = {ch for ch in shown if unicodedata.category(ch).startswith("L") and ord(ch) < 0x250}
+    assert len(latin) > 40 and any(ord(ch) > 0x7F for ch in shown)
+    full = TTFont(str(font_file(BRAND_FACE)[0]), lazy=True).getBestCmap()
+    for data, weight in embedded:
+        font = TTFont(io.BytesIO(base64.b64decode(data)))
+        cmap = font.getBestCmap()
+        assert font["name"].getDebugName(1) == BRAND_FACE
+        assert {ch for ch in latin if ord(ch) in full} <= {chr(c) for c in cmap}, weight
+        assert len(cmap) < len(full) / 2  # cut to the page, not the whole font
+        assert not any(0x4E00 <= c <= 0x9FFF for c in cmap)  # the Chinese stays the CJK face's
+
+
+def test_the_secondary_colour_rules_the_headings_and_without_it_the_accent_does():
+    from mlperf_report.assemble.page import brand_style
+
+    assert "h2 { border-bottom-color: #123456; }" in brand_style(Brand(primary=GREEN, secondary="#123456"))
+    assert "h2" not in brand_style(Brand(primary=GREEN))  # report.css's rule: the accent, as today
+
+
 def _images(pdf: Path) -> list[str]:
     resources = PdfReader(pdf).pages[0]["/Resources"]
     objects = resources.get("/XObject") or {}
@@ -101,6 +138,49 @@ def test_the_deck_has_the_logo_on_its_title_slide_in_the_brand_colour(built, lan
     colours = {str(r.font.color.rgb) for s in title.shapes if s.has_text_frame
                for p in s.text_frame.paragraphs for r in p.runs}
     assert GREEN.lstrip("#").upper() in colours
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_deck_master_carries_the_logo_for_every_slide_but_the_title(built, lang):
+    deck = Presentation(str(_folder(built) / f"slides.{lang}.pptx"))
+    logo = (built[0] / "logo.png").read_bytes()
+    assert [s.image.blob == logo for s in deck.slide_master.shapes if s.shape_type == 13] == [True]
+    assert deck.slides[0].element.get("showMasterSp") == "0"  # the title slide has its own, larger one
+    assert len(deck.slides) > 2 and all(slide.element.get("showMasterSp") is None for slide in list(deck.slides)[1:])
+    assert not [s for slide in list(deck.slides)[1:] for s in slide.shapes if s.shape_type == 13 and s.name == "Brand logo"]
+
+
+def _kit(brand, lang: str = "en"):
+    from mlperf_report.assemble.kit import Kit, KitClaim
+
+    return Kit(lang, ROUND, "MLPerf Training v1.0", "Title", "2026-12-07", "Acme",
+               (KitClaim("Acme leads.", "note", cites=("Acme/results/x/bert",)),), brand=brand)
+
+
+def test_on_an_unchecked_python_pptx_each_slide_but_the_title_carries_the_logo(built, monkeypatch):
+    """The public path of the master's logo (``compat.pptx_master_picture``): the same picture, on the slides."""
+    from mlperf_report.assemble.formats import slides
+    from mlperf_report.core import compat
+
+    logo = built[0] / "logo.png"
+    monkeypatch.setitem(compat.CHECKED, "python-pptx", ("0.0.1", "0.0.2"))
+    deck = Presentation(io.BytesIO(slides.deck_bytes(_kit(Brand(primary=GREEN, logo=logo)))))
+    assert not [s for s in deck.slide_master.shapes if s.shape_type == 13]
+    pictures = [[s.image.blob for s in slide.shapes if s.shape_type == 13 and s.name == "Brand logo"]
+                for slide in deck.slides]
+    assert len(pictures) == 3 and pictures[1:] == [[logo.read_bytes()]] * 2
+    assert pictures[0] == [logo.read_bytes()]  # the title slide's own
+
+
+def test_without_a_brand_the_deck_master_is_python_pptx_s_own():
+    from mlperf_report.assemble.formats import slides
+    from mlperf_report.core.brand import NO_BRAND
+
+    made = slides.deck_bytes(_kit(NO_BRAND))
+    deck, fresh = Presentation(io.BytesIO(made)), Presentation()
+    assert deck.slide_master.part.blob == fresh.slide_master.part.blob
+    assert not [s for slide in deck.slides for s in slide.shapes if s.shape_type == 13]
+    assert made == slides.deck_bytes(_kit(NO_BRAND))
 
 
 def _near(pixel, rgb, tolerance: int = 12) -> bool:
@@ -182,17 +262,45 @@ def test_the_brand_face_measures_latin_text_and_the_cjk_face_chinese():
                for line in fitted.lines)
 
 
-def test_a_changed_logo_makes_the_reports_stale(built):
+def _spied(root: Path, config_file: Path, data: Path, folder: Path, *python: str):
+    """A build (``python``: the interpreter's options) whose ``fc-list`` and ``fc-match`` note the
+    process that ran them in ``folder/asked`` before they run: (the build, its process id, those ids)."""
+    asked = folder / "asked"
+    for tool in ("fc-list", "fc-match"):
+        spy = folder / tool
+        spy.write_text(f'#!/bin/sh\necho "$PPID" >> {asked}\nexec {shutil.which(tool)} "$@"\n')
+        spy.chmod(0o755)
+    asked.unlink(missing_ok=True)
+    command = [sys.executable, *python, "build.py", "report", "--round", ROUND, "--focus", "Graphcore", "--data-dir",
+               str(data), "--output-dir", str(root / "out"), "--config", str(config_file), "-j", "2"]
+    env = {**os.environ, "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+    with subprocess.Popen(command, cwd=paths.ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as process:
+        out, err = process.communicate()
+    done = subprocess.CompletedProcess(command, process.returncode, out, err)
+    return done, process.pid, (asked.read_text().split() if asked.exists() else [])
+
+
+@pytest.mark.skipif(not (shutil.which("fc-list") and shutil.which("fc-match")), reason="no fontconfig tools")
+def test_a_changed_logo_makes_the_reports_stale_and_an_unchanged_brand_costs_no_reading(built, tmp_path):
     """The stamp covers the brand file and its logo (the HTML alone here, for a cheap rebuild; last in
-    the module: it rebuilds the module's report)."""
+    the module: it rebuilds the module's report). Fontconfig is asked by the build's own process only
+    (the assembling processes take the fonts it resolved), and an up-to-date build neither imports
+    brand_yml nor asks fontconfig (the brand's files come from the cache its first reading left)."""
     root, config_file, data, _ = built
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     html_only = root / "html-only.yaml"
     html_only.write_text(yaml.safe_dump({**config, "deliverables": ["html"], "brand": "_brand.yml"}), encoding="utf-8")
     runs = []
     for _ in range(2):
-        runs.append(_report(root, html_only, data))
+        runs.append(_spied(root, html_only, data, tmp_path))
         Image.new("RGB", (80, 40), (0, 0, 0)).save(root / "logo.png")
-    runs.append(_report(root, html_only, data))
-    assert [("reports: up to date" in r.stderr, r.returncode) for r in runs] == [(False, 0), (False, 0), (True, 0)], \
-        runs[-1].stderr[-2000:]
+    runs.append(_spied(root, html_only, data, tmp_path, "-X", "importtime"))
+    assert [("reports: up to date" in r.stderr, r.returncode) for r, _, _ in runs] == [(False, 0), (False, 0), (True, 0)], \
+        runs[-1][0].stderr[-2000:]
+    for done, pid, asked in runs[:2]:
+        assert set(asked) <= {str(pid)}, (pid, asked)  # no assembling process runs fc-match
+    last = runs[-1][0]
+    imported = {line.rpartition("|")[2].strip() for line in last.stderr.splitlines() if line.startswith("import time:")}
+    assert "mlperf_report.core.brand" in imported and not {m for m in imported if m.startswith("brand_yml")}
+    assert runs[-1][2] == []

@@ -29,6 +29,7 @@ logo: logo.png
 color:
   palette: {{acme-green: "{GREEN}"}}
   primary: acme-green
+  secondary: navy
   foreground: "#123"
   background: white
 typography:
@@ -36,7 +37,7 @@ typography:
   headings: {{family: DejaVu Sans}}
 """)
     brand = load_brand(path)
-    assert (brand.primary, brand.foreground, brand.background) == (GREEN, "#112233", "#ffffff")
+    assert (brand.primary, brand.secondary, brand.foreground, brand.background) == (GREEN, "#000080", "#112233", "#ffffff")
     assert brand.logo == tmp_path / "logo.png" and brand.logo_type == "image/png" and brand.name == "Acme"
     assert (brand.base_font, brand.headings_font) == ("DejaVu Serif", "DejaVu Sans")
     assert brand.files[:2] == (path.resolve(), tmp_path / "logo.png")
@@ -73,8 +74,9 @@ def test_each_bad_item_is_one_line_naming_it_and_todays_default(tmp_path, capsys
 def test_a_bad_item_leaves_the_rest_of_the_brand(tmp_path, capsys):
     path = _write(tmp_path, f"logo: gone.svg\ncolor: {{primary: '{GREEN}', secondary: nope}}\ntypography: {{base: Nope}}\n")
     brand = load_brand(path)
-    assert brand.primary == GREEN and brand.logo is None and brand.base_font is None
-    assert len(capsys.readouterr().err.strip().splitlines()) == 2  # logo and font; secondary is not used
+    assert brand.primary == GREEN and brand.logo is None and brand.base_font is None and brand.secondary is None
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 3 and "color.secondary: 'nope'" in said[0] and said[0].endswith("using today's accent")
 
 
 def test_a_brand_file_that_is_not_there_is_todays_look(tmp_path, capsys):
@@ -99,3 +101,36 @@ def test_where_the_brand_file_is_found(tmp_path):
 def test_fonts_are_what_fontconfig_lists():
     families = brand_mod.installed_families()
     assert "dejavu sans" in families and "no such face 3000" not in families
+
+
+def test_the_stamp_s_files_come_from_the_cache_and_see_a_logo_that_appears(tmp_path, capsys):
+    """What the build's stamp reads of a brand: its files, as ``Brand.files`` gives them, read from
+    the cache its first reading left (the cache holds the logos it names: one added since counts)."""
+    path = _write(tmp_path, "logo: logo.png\ntypography: {base: DejaVu Serif}\n")
+    cache = tmp_path / "cache"
+    first = brand_mod.stamp_files(path, cache)
+    assert first == load_brand(path).files and first[0] == path.resolve()
+    assert {f.name for f in first[1:]} == {"DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"}  # no logo yet
+    assert len(list(cache.glob("*.json"))) == 1
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert brand_mod.stamp_files(path, cache) == (path.resolve(), tmp_path / "logo.png", *first[1:])
+    path.write_text("typography: {base: DejaVu Sans}\n", encoding="utf-8")  # new bytes: read again
+    assert {f.name for f in brand_mod.stamp_files(path, cache)[1:]} == {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"}
+    assert brand_mod.stamp_files(None, cache) == () and brand_mod.stamp_files(tmp_path / "gone.yml", cache) == ()
+    assert "gone.yml: no such file" in capsys.readouterr().err
+
+
+def test_the_font_files_and_the_logo_are_read_once_by_the_build(tmp_path):
+    """The parent resolves the typefaces' files and reads the logo; a process given the brand takes them."""
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nfirst")
+    brand = load_brand(_write(tmp_path, "logo: logo.png\ntypography: {base: DejaVu Serif}\n"))
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nsecond")
+    assert brand.logo_bytes().endswith(b"first")  # what every format of this build shows
+    assert {(family, bold) for family, bold, _, _ in brand.font_files} == {("DejaVu Serif", False), ("DejaVu Serif", True)}
+    elsewhere = brand_mod.Brand(font_files=(("Acme Sans", False, str(tmp_path / "acme.ttf"), 0),))
+    assert brand_mod.font_file("Acme Sans")[0].name == "DejaVuSans.ttf"  # fontconfig's nearest: not Acme's
+    brand_mod.use_fonts(elsewhere)
+    try:
+        assert brand_mod.font_file("Acme Sans") == (tmp_path / "acme.ttf", 0)
+    finally:
+        brand_mod._RESOLVED.clear()

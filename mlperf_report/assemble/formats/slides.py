@@ -10,7 +10,8 @@ with the font the deck names for it, so nothing leaves its box or the slide what
 a system's name; the runs name Noto Sans CJK TC as their East Asian font, so Chinese renders. A
 brand's typefaces are the runs' Latin font (its headings face for the deck's title, each claim and
 the closing heading; its base face for the rest), measured with the brand's font file; the East
-Asian font stays the CJK face.
+Asian font stays the CJK face. A brand's logo is on the title slide (large) and on the slide master
+(small, lower right: every other slide shows it; the title slide shows none of the master's shapes).
 """
 
 from __future__ import annotations
@@ -61,10 +62,13 @@ def deck_bytes(kit) -> bytes:
     deck = Presentation()
     deck.slide_width, deck.slide_height = Inches(WIDTH), Inches(HEIGHT)
     blank = deck.slide_layouts[6]
+    corner = _corner(kit.brand)
+    if corner and compat.private_ok("python-pptx"):
+        compat.pptx_master_picture(deck.slide_master, *corner)
     _title_slide(deck.slides.add_slide(blank), kit)
     for claim in kit.cited:
-        _claim_slide(deck.slides.add_slide(blank), claim, kit)
-    _closing_slide(deck.slides.add_slide(blank), kit)
+        _branded(_claim_slide(deck.slides.add_slide(blank), claim, kit), corner)
+    _branded(_closing_slide(deck.slides.add_slide(blank), kit), corner)
     deck.core_properties.title = f"{kit.title} · {kit.round_title}"
     deck.core_properties.author = deck.core_properties.last_modified_by = "mlperf_report"
     buffer = io.BytesIO()
@@ -135,6 +139,8 @@ def _title_slide(slide, kit) -> None:
               colour=ink, font=base)
         _notes(slide, "\n\n".join(filter(None, (kit.headline.text, kit.headline.note))))
     logo_width = _logo(slide, kit.brand)
+    if logo_width and compat.private_ok("python-pptx"):
+        compat.pptx_without_master_shapes(slide)  # its own, larger logo: not the master's as well
     _text(slide, kit.date, (MARGIN, HEIGHT - 1.0, width - logo_width, 0.4), largest=14, lang=kit.lang, colour=MUTED,
           font=base)
 
@@ -164,7 +170,33 @@ def _logo(slide, brand, height: float = 0.9) -> float:
     return width + 0.2
 
 
-def _claim_slide(slide, claim, kit) -> None:
+#: The logo every slide but the title shows (the deck's master), in the lower right corner: below the
+#: claim's chart and the closing text, beside the footer (which leaves it the room).
+CORNER_HEIGHT, CORNER_BOTTOM = 0.45, 0.3
+
+
+def _corner(brand) -> tuple[bytes, float, float, float, float] | None:
+    """The brand's logo and its box in the slides' lower right corner (inches); None: no logo."""
+    from mlperf_report.assemble import brand_art
+
+    picture = brand_art.logo_png(brand)
+    if picture is None:
+        return None
+    width = min(CORNER_HEIGHT * brand_art.aspect(picture), 2.5)
+    return picture, WIDTH - MARGIN - width, HEIGHT - CORNER_BOTTOM - CORNER_HEIGHT, width, CORNER_HEIGHT
+
+
+def _branded(slide, corner) -> None:
+    """The corner logo on ``slide`` itself, where the master cannot carry it (a python-pptx version
+    its XML was not checked with: ``compat.pptx_master_picture``)."""
+    from pptx.util import Inches
+
+    if corner and not compat.private_ok("python-pptx"):
+        picture, left, top, width, height = corner
+        slide.shapes.add_picture(io.BytesIO(picture), *map(Inches, (left, top, width, height))).name = "Brand logo"
+
+
+def _claim_slide(slide, claim, kit):
     from pptx.util import Inches
 
     width = WIDTH - 2 * MARGIN
@@ -176,10 +208,13 @@ def _claim_slide(slide, claim, kit) -> None:
         png = kit_charts.drawing(claim, kit, CHART)
         slide.shapes.add_picture(io.BytesIO(png), Inches((WIDTH - chart_w) / 2), Inches(2.25), Inches(chart_w),
                                  Inches(chart_h))
-    _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width, 0.6), largest=10, lang=kit.lang, colour=MUTED,
-          font=base)
+    corner = _corner(kit.brand)
+    beside_logo = corner[3] + 0.2 if corner else 0.0
+    _text(slide, footer(claim, kit), (MARGIN, HEIGHT - 0.85, width - beside_logo, 0.6), largest=10, lang=kit.lang,
+          colour=MUTED, font=base)
     bars = bar_labels.notes_line(claim.chart, kit.lang)
     _notes(slide, f"{claim.text}\n\n{claim.note}" + (f"\n\n{bars}" if bars else ""))
+    return slide
 
 
 def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
@@ -192,7 +227,7 @@ def footer(claim, kit, shown: int = 3, more: str = "kit.more_ids") -> str:
     return label("kit.footer", kit.lang, round=kit.mark_title, source=kit.source, ids=listed or "—", retrieved=dated)
 
 
-def _closing_slide(slide, kit) -> None:
+def _closing_slide(slide, kit):
     width = WIDTH - 2 * MARGIN
     base, heading = faces(kit.brand)
     _text(slide, label("kit.closing", kit.lang), (MARGIN, 0.8, width, 0.8), largest=28, lang=kit.lang, bold=True,
@@ -200,3 +235,4 @@ def _closing_slide(slide, kit) -> None:
     body = label("kit.source", kit.lang, round=kit.mark_title, source=kit.source) + "\n" + \
         label("kit.derived", kit.lang) + "\n" + kit.legend
     _text(slide, body, (MARGIN, 2.0, width, 4.5), largest=16, smallest=10, lang=kit.lang, font=base)
+    return slide
