@@ -12,9 +12,10 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)
 _MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*")
 
 
-def fixed_times(data: bytes) -> bytes:
+def fixed_times(data: bytes, edits: dict | None = None) -> bytes:
     """The same zip with every member dated 1980-01-01 and the core properties' modification date
-    fixed, members in their order, compressed alike."""
+    fixed, members in their order, compressed alike; ``edits`` (member name -> function of its
+    bytes) change members on the way."""
     source = zipfile.ZipFile(io.BytesIO(data))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
@@ -24,5 +25,7 @@ def fixed_times(data: bytes) -> bytes:
             body = source.read(info.filename)
             if info.filename == "docProps/core.xml":
                 body = _MODIFIED.sub(rb"\g<1>2000-01-01T00:00:00Z", body)
+            if edits and info.filename in edits:
+                body = edits[info.filename](body)
             target.writestr(fixed, body)
     return out.getvalue()

@@ -6,6 +6,10 @@ module only writes them: the header row frozen and filtered, numbers stored as n
 count is a float, an accelerator count an integer, never text), the focus's rows marked in the
 ``Focus`` column and shaded. The same frames give the same bytes: the workbook's own dates and its
 zip members' times are fixed (``fixed_zip``: openpyxl stamps both with the current time).
+
+A brand (``WorkbookBrand``) sets the shade, the typefaces (the headings face on the header row, the
+base face as the workbook's default font, which every other cell uses) and puts its logo beside each
+sheet's header, over no cell that holds data. Without one the workbook is today's, byte for byte.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import datetime as dt
 import io
 import math
 import re
+
+from dataclasses import dataclass
 
 from mlperf_report.assemble.fixed_zip import fixed_times
 
@@ -63,13 +69,33 @@ def tint(colour: str | None, share: float = 0.2) -> str:
     return "".join(f"{round(255 - (255 - c) * share):02X}" for c in rgb)
 
 
-def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL) -> bytes:
+@dataclass(frozen=True)
+class WorkbookBrand:
+    """What a brand changes in the workbook: the focus rows' shade, the faces, the logo (PNG or JPEG
+    bytes); None keeps today's."""
+
+    focus_fill: str = FOCUS_FILL
+    base_font: str | None = None
+    headings_font: str | None = None
+    logo: bytes | None = None
+
+
+#: Pixels the logo beside a sheet's header is tall (the header row is made as tall, in points).
+LOGO_HEIGHT = 32
+
+
+def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL, brand: WorkbookBrand | None = None) -> bytes:
     """The ``.xlsx`` file of ``sheets`` (name -> frame whose first column is the boolean ``Focus``),
-    the focus's rows shaded ``focus_fill`` (the brand's colour lightened, with a brand)."""
+    the focus's rows shaded ``focus_fill`` (the brand's colour lightened, with a brand), in the
+    ``brand``'s faces and with its logo when given."""
     from openpyxl import Workbook
     from openpyxl.styles import Font, PatternFill
     from openpyxl.utils import get_column_letter
 
+    brand = brand or WorkbookBrand(focus_fill=focus_fill)
+    focus_fill = brand.focus_fill
+    header_font = Font(bold=True, name=brand.headings_font or brand.base_font) if (
+        brand.headings_font or brand.base_font) else Font(bold=True)
     book = Workbook()
     book.remove(book.active)
     book.properties.created = book.properties.modified = _FIXED
@@ -79,7 +105,7 @@ def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL) -> bytes:
         sheet = book.create_sheet(sheet_name(name, taken))
         sheet.append(list(frame.columns))
         for cell in sheet[1]:
-            cell.font, cell.fill = Font(bold=True), header_fill
+            cell.font, cell.fill = header_font, header_fill
         plain = _plain(frame)
         for row in plain.itertuples(index=False):
             values = [_cell(v) for v in row]
@@ -94,7 +120,33 @@ def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL) -> bytes:
         for index, column in enumerate(frame.columns, start=1):
             longest = max([len(str(column))] + [len(str(v)) for v in plain[column].head(500) if v is not None])
             sheet.column_dimensions[get_column_letter(index)].width = min(longest, _WIDEST) + 2
+        if brand.logo:
+            _logo_beside_header(sheet, brand.logo, len(frame.columns))
     buffer = io.BytesIO()
     book.save(buffer)
-    return fixed_times(buffer.getvalue())
+    edits = {"xl/styles.xml": lambda xml: _default_font(xml, brand.base_font)} if brand.base_font else {}
+    return fixed_times(buffer.getvalue(), edits)
+
+
+def _logo_beside_header(sheet, logo: bytes, columns: int) -> None:
+    """The logo one empty column right of the sheet's last column, in its header row (made as tall
+    as the logo): it covers no cell that holds data, and it is seen where the sheet opens."""
+    from openpyxl.drawing.image import Image
+    from openpyxl.utils import get_column_letter
+
+    picture = Image(io.BytesIO(logo))
+    picture.width, picture.height = round(LOGO_HEIGHT * picture.width / max(picture.height, 1)), LOGO_HEIGHT
+    sheet.row_dimensions[1].height = LOGO_HEIGHT * 0.75 + 2  # points: 0.75 of a pixel each, a little room
+    sheet.add_image(picture, f"{get_column_letter(columns + 2)}1")
+
+
+_FIRST_FONT_NAME = re.compile(rb'(<fonts\b[^>]*>\s*<font>(?:(?!</font>).)*?<name val=")[^"]*(")', re.DOTALL)
+
+
+def _default_font(styles: bytes, name: str) -> bytes:
+    """``xl/styles.xml`` with its first font (the workbook's default, which every cell without a font
+    of its own uses) named ``name``: openpyxl has no public setting for it."""
+    from xml.sax.saxutils import quoteattr
+
+    return _FIRST_FONT_NAME.sub(lambda m: m.group(1) + quoteattr(name)[1:-1].encode() + m.group(2), styles, count=1)
 

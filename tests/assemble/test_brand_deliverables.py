@@ -1,7 +1,7 @@
 """A brand of another colour and a logo reaches every deliverable in both languages: the focus's
 colour in every chart (the notebooks' in the HTML, the cards' PNG and SVG), the report's accent and
 typefaces, the logo on the report's cover and the brief's header (an image in each PDF), on the deck's
-title slide (a picture) and in each card's corner (its pixels); an SVG logo too (rasterised for the
+title slide (a picture), in each card's corner (its pixels) and beside each workbook sheet's header (with the faces and the shade); an SVG logo too (rasterised for the
 deck and the cards); a changed brand file makes the reports stale. One build of the synthetic v0.7 +
 v1.0 tables with every deliverable, shared by the module."""
 
@@ -201,6 +201,26 @@ def test_each_card_shows_the_brand_colour_and_the_logo(built, lang):
     assert charted  # the focus's bars
     image = Image.open(charted[0]).convert("RGB")
     assert any(_near(px, GREEN_RGB, 2) for px in image.get_flattened_data())
+
+
+def test_the_workbook_shades_in_the_brand_colour_sets_the_face_and_shows_the_logo(built):
+    import zipfile
+
+    import openpyxl
+
+    data = (_folder(built) / "results.xlsx").read_bytes()
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    first = book.worksheets[0]
+    assert {c.font.name for c in first[1] if c.value} == {"DejaVu Serif"}
+    fills = {c.fill.fgColor.rgb for s in book.worksheets for row in s.iter_rows(min_row=2) for c in row
+             if c.fill.fill_type == "solid"}
+    assert fills == {"00CEE5D5"}                                 # the brand's green, lightened
+    members = zipfile.ZipFile(io.BytesIO(data))
+    media = [n for n in members.namelist() if n.startswith("xl/media/")]
+    assert len(media) == len(book.sheetnames)
+    for name in media:
+        with Image.open(io.BytesIO(members.read(name))) as picture:
+            assert picture.convert("RGB").getpixel((40, 20)) == LOGO_RGB
 
 
 def test_an_svg_logo_reaches_the_deck_and_the_cards(built, tmp_path):

@@ -58,3 +58,35 @@ def test_a_brand_shades_the_focus_s_rows_with_its_colour_lightened():
     fills = {cell.fill.fgColor.rgb for sheet in book.worksheets for row in sheet.iter_rows(min_row=2) for cell in row
              if cell.fill.fill_type == "solid"}
     assert "00CEE5D5" in fills and f"00{workbook.FOCUS_FILL}" not in fills
+
+
+def _logo_png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 32), (10, 125, 44)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_a_brand_sets_the_faces_and_puts_its_logo_beside_each_sheet_s_header():
+    import zipfile
+
+    logo = _logo_png()
+    marks = workbook.WorkbookBrand(base_font="DejaVu Serif", headings_font="DejaVu Sans Mono", logo=logo)
+    data = workbook.workbook_bytes(sheets(), brand=marks)
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    bert = book["bert"]
+    assert {c.font.name for c in bert[1]} == {"DejaVu Sans Mono"} and all(c.font.bold for c in bert[1])
+    assert bert["B2"].font.name == "DejaVu Serif"              # the default font every data cell uses
+    media = [n for n in zipfile.ZipFile(io.BytesIO(data)).namelist() if n.startswith("xl/media/")]
+    assert len(media) == len(book.sheetnames)                    # the logo on every sheet
+    assert all(zipfile.ZipFile(io.BytesIO(data)).read(n) == logo for n in media)
+    anchor = bert._images[0].anchor._from
+    assert (anchor.col, anchor.row) == (5, 0)                    # one empty column right of D, header row
+    assert workbook.workbook_bytes(sheets(), brand=marks) == data
+
+
+def test_without_a_brand_the_workbook_is_today_s():
+    assert workbook.workbook_bytes(sheets(), brand=workbook.WorkbookBrand()) == workbook.workbook_bytes(sheets())
+    book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets())))
+    assert book["bert"]["B2"].font.name == "Calibri" and not book["bert"]._images

@@ -34,7 +34,13 @@ uses_tables = True
 
 
 def make(report) -> dict[str, bytes]:
-    """The sheets are the document's tables (``Suite.workbook``, read once by the build)."""
+    """The sheets are the document's tables (``Suite.workbook``, read once by the build), in the
+    brand's shade, faces and logo."""
     if report.tables is None:
         return {}
-    return {FILE_NAME: writer.workbook_bytes(report.tables, writer.tint(report.brand.primary))}
+    from mlperf_report.assemble import brand_art
+
+    brand = report.brand
+    marks = writer.WorkbookBrand(focus_fill=writer.tint(brand.primary), base_font=brand.base_font,
+                                 headings_font=brand.headings_font, logo=brand_art.logo_png(brand))
+    return {FILE_NAME: writer.workbook_bytes(report.tables, brand=marks)}
