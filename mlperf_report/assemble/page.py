@@ -92,13 +92,15 @@ CJK_FALLBACK = ('"Noto Sans CJK TC Subset", "Noto Sans CJK TC", "Noto Sans TC", 
 def brand_style(brand: Brand) -> str:
     """CSS over report.css and print.css: the brand's colours as the page's variables (accent: the
     headings' rules, the cover's bar, links), its second accent (``secondary``) for the headings'
-    rules, its base and headings typefaces, the cover's logo."""
+    rules, its base and headings typefaces, the cover's logo (the exhibits' first page's, where there is no cover)."""
     colours = {"--accent": brand.primary, "--ink": brand.foreground, "--paper": brand.background}
     rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
     rules += [f"h2 {{ border-bottom-color: {brand.secondary}; }}"] if brand.secondary else []
     rules += font_rules(brand, "h1, h2, h3, h4, .cover-title")
     if brand.logo:
         rules.append(".cover-logo { display: block; max-height: 4rem; max-width: 16rem; margin: 0 0 1.2rem; }")
+        # a page with no cover (the exhibits printed on their own): the logo small, at the first page's top right
+        rules.append(".exhibits-logo { display: block; max-height: 2.4rem; max-width: 10rem; margin: 0 0 0.6rem auto; }")
     return "\n".join(rules)
 
 

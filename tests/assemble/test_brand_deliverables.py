@@ -121,6 +121,7 @@ def _images(pdf: Path) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_report_cover_and_the_brief_show_the_logo_and_set_the_face(built, lang):
+    assert _images(_folder(built) / f"exhibits.{lang}.pdf")  # no cover there: the logo at the first page's top
     for name in (f"report.{lang}.pdf", f"brief.{lang}.pdf"):
         page = PdfReader(_folder(built) / name).pages[0]
         assert _images(_folder(built) / name), name  # today's cover and brief have no image
