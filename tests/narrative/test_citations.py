@@ -68,6 +68,14 @@ def test_the_retrieval_source_is_the_configured_one_only_for_its_own_round():
     assert citations.source_of({}, "inference-v4.1") == ("https://github.com/mlcommons/inference_results_v4.1", None)
 
 
+def test_a_tree_main_url_is_kept_for_its_round_and_never_carried_to_another():
+    """One answer for the narrative and the story's notes: the training narrative kept ``/tree/main``
+    on another round's repository (v0.7's branch is not ``main``), the story's notes did not."""
+    given = {"url": "https://github.com/mlcommons/training_results_v1.0/tree/main", "retrieved": "2021-06-30"}
+    assert citations.source_of(given, "training-v1.0") == (given["url"], "2021-06-30")
+    assert citations.source_of(given, "training-v0.7") == ("https://github.com/mlcommons/training_results_v0.7", None)
+
+
 def test_a_story_carries_the_ids_of_its_cited_results_and_says_which_are_missing():
     told = {"headline": {"cites": [A, B]}, "highlights": [{"cites": [C]}], "body": [{"cites": [OLD]}]}
     marked = story.with_cite_ids(told, {A: "5.1-0002", C: "5.1-0002", OLD: "5.0-0001"})
