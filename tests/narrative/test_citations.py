@@ -85,6 +85,20 @@ def test_a_story_carries_the_ids_of_its_cited_results_and_says_which_are_missing
                                  ROUND)  # OLD is another round's: no hint for it
 
 
+_CLAIM = st.one_of(st.none(), st.fixed_dictionaries({"n": st.integers(0, 99)}))
+
+
+@given(headline=_CLAIM, highlights=st.lists(_CLAIM, max_size=3), body=st.lists(_CLAIM, max_size=4))
+def test_one_walk_of_the_story_changes_every_claim_once_and_keeps_the_rest(headline, highlights, body):
+    """``story.each_claim`` is the walk both ``with_cite_ids`` and the Training suite's ``story_ids``
+    make: each claim changed once, in place, an absent one left absent, other keys untouched."""
+    told = {"headline": headline, "highlights": highlights, "body": body, "focus_kind": "submitter"}
+    changed = story.each_claim(told, lambda claim: {**claim, "n": claim["n"] + 1000})
+    bump = lambda claim: claim and {"n": claim["n"] + 1000}  # noqa: E731
+    assert changed == {**told, "headline": bump(headline), "highlights": [bump(c) for c in highlights],
+                       "body": [bump(c) for c in body]}
+
+
 def test_the_configured_map_fills_gaps_and_a_disagreement_is_said_once():
     config = {"round": ROUND, "source": {"result_ids": {"Rival/big-8": "5.1-0007", "Acme/box-8": "5.1-0099"}}}
     told = {"headline": {"cites": [A, B], "cite_ids": {A: "5.1-0002"}}, "highlights": [], "body": []}

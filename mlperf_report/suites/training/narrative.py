@@ -18,6 +18,7 @@ from mlperf_report.core import languages
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.core.config import focus_from_key, focus_of
 from mlperf_report.suites.training import rounds
+from mlperf_report.analysis.story import each_claim
 from mlperf_report.narrative import citations, story_text
 from mlperf_report.suites.training.narrative_facts import (Facts, Notes, bases, equal_scale, focus_results, headline,
                                                           marked, official_times, power_claims, previous_claim, results_table)
@@ -250,9 +251,7 @@ def story_ids(story: dict | None, config: Any, round_id: str) -> dict | None:
     if not story or not configured:
         return story
 
-    def filled(claim: dict | None) -> dict | None:
-        if not claim:
-            return claim
+    def filled(claim: dict) -> dict:
         ids = dict(claim.get("cite_ids") or {})
         for cite in claim.get("cites", ()):
             p = citations.parts(cite)
@@ -260,8 +259,7 @@ def story_ids(story: dict | None, config: Any, round_id: str) -> dict | None:
             if p.get("round") == round_id and not citations.official_id(ids.get(cite)) and key in configured:
                 ids[cite] = configured[key]
         return {**claim, "cite_ids": ids} if ids else claim
-    return {**story, "headline": filled(story.get("headline")), "highlights": [filled(c) for c in story.get("highlights", [])],
-            "body": [filled(c) for c in story.get("body", [])]}
+    return each_claim(story, filled)
 
 
 # ----------------------------------------------------------------------------------------- sections
