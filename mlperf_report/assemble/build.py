@@ -43,7 +43,7 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                   pool=None, share_appendix: bool = False, brand: Path | None = None) -> Callable[[], list[Path]]:
     """Render the narrative of every language and hand the reports to ``pool`` (a batch's
     :class:`report_pools.RenewingPool`) without waiting; the returned call waits for them, writes the stamp
-    and returns the files written. A batch starts every focus before it waits for the first, so its
+    and returns every file of the reports (those kept up to date too: only the stale formats are made). A batch starts every focus before it waits for the first, so its
     assembling processes never idle while one language of a focus takes longer than the other or
     the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
     the returned call is made, in a pool of their own. ``share_appendix``: a batch's reports print

@@ -166,7 +166,7 @@ def test_an_upgraded_drawing_or_print_package_makes_the_reports_stale():
 def test_an_edited_deck_is_rebuilt_and_the_report_pdf_kept(tmp_path):
     """The acceptance, end to end in a copy of the project: a built report whose deck's code is then
     edited rebuilds the deck and keeps the HTML and PDF, byte for byte and untouched on disk; the next
-    run is a no-op."""
+    run is a no-op; an edit of how the contents list the deck makes the page and the PDF again."""
     import yaml
 
     from synthetic_round import write_tree
@@ -203,3 +203,12 @@ def test_an_edited_deck_is_rebuilt_and_the_report_pdf_kept(tmp_path):
     made = json.loads((round_out / "deliverables.json").read_text(encoding="utf-8"))["en"]
     assert list(made) == ["html", "pdf", "slides"] and made["pdf"] == ["report.en.pdf", "report.pdf"]
     assert "reports: up to date (en)" in build().stderr
+
+    # how the contents list the deck is the page's too: changed, the page and the PDF are made again
+    source = slides.read_text(encoding="utf-8")
+    said = 'label("kit.slides", kit.lang))'
+    assert source.count(said) == 1
+    slides.write_text(source.replace(said, '"The deck, renamed")'), encoding="utf-8")
+    build()
+    assert "The deck, renamed" in (round_out / "report.en.html").read_text(encoding="utf-8")
+    assert all(path.stat().st_mtime_ns != before[path][0] for path in kept)
