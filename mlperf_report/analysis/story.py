@@ -24,7 +24,7 @@ both stay in the body, among the like-for-like results.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import pandas as pd
 
@@ -116,10 +116,16 @@ def mlcommons_ids(frame: pd.DataFrame, ids: Iterable) -> dict[str, str]:
 def with_cite_ids(story: dict, ids: Mapping[str, str]) -> dict:
     """summary.json's story with each claim's ``cite_ids`` (its cited results' MLCommons IDs, those
     known): what its footnotes cite. The claims, their order and their facts are untouched."""
-    def cited(claim: dict | None) -> dict | None:
-        if not claim:
-            return claim
+    def cited(claim: dict) -> dict:
         found = {c: ids[c] for c in claim.get("cites", ()) if c in ids}
         return {**claim, "cite_ids": found} if found else claim
-    return {**story, "headline": cited(story.get("headline")),
-            "highlights": [cited(c) for c in story.get("highlights", [])], "body": [cited(c) for c in story.get("body", [])]}
+    return each_claim(story, cited)
+
+
+def each_claim(story: dict, change: Callable[[dict], dict]) -> dict:
+    """summary.json's story with ``change`` made to each of its claims (headline, highlights, body):
+    the one walk of the story's parts, for whatever adds to its claims. An absent headline stays so."""
+    headline = story.get("headline")
+    return {**story, "headline": change(headline) if headline else headline,
+            "highlights": [change(c) if c else c for c in story.get("highlights", [])],
+            "body": [change(c) if c else c for c in story.get("body", [])]}

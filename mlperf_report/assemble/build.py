@@ -2,89 +2,27 @@
 
 Runs only when every notebook succeeded: a report assembled from a partial round would quietly drop
 a benchmark, so a failed notebook leaves the previous report in place and the build exits non-zero.
-A stamp of everything the reports are made from (executed notebooks, figures, templates, prices,
-configuration, package code) lets an unchanged rebuild skip this stage entirely.
+A stamp per format of everything that shapes it (``report_stamp``: executed notebooks, figures,
+templates, prices, configuration, package code, fonts) lets an unchanged rebuild skip this stage
+entirely and a change rebuild only the formats it shapes (an edit of the deck's code keeps the PDF).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
-import os
-import re
 import sys
 import time
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.core import brand as brands, paths
+from mlperf_report.core import brand as brands
 from mlperf_report.core.atomic import write_text
 from mlperf_report.analysis.jobs import NotebookResult, Plan
+from mlperf_report.assemble import report_stamp
 
-STAMP = ".reports.stamp"
 #: What the build made, language -> format -> files: the round-day index and the mail stage read it.
 DELIVERABLES = "deliverables.json"
-
-#: Installed packages whose version shapes a deliverable (drawing, fonts, PDF, decks, workbooks): an
-#: upgrade of any makes the reports stale, as an edit of the project's own code does.
-SHAPING_PACKAGES = ("matplotlib", "seaborn", "weasyprint", "pydyf", "fonttools", "python-pptx", "openpyxl",
-                    "nbconvert", "jinja2", "babel", "noto-cjk-sans-otc")
-
-
-def _assembly(suite, deliverables=()) -> tuple[Path, ...]:
-    """Where the assembly starts: this module, the round's suite (whose methods import its narrative),
-    every chosen format's module and the modules the assembling processes import by name
-    (``report_pools.WARM_UP``). None of those is a static import of this module, so without them an
-    edit of a format (``slides.py``) or of what only it imports (``kit_charts.py``) left the reports
-    "up to date"; ``stamps.modules_of`` follows every import from each start."""
-    from mlperf_report.assemble import formats, report_pools
-
-    starts = [Path(__file__), Path(sys.modules[type(suite).__module__].__file__)]
-    starts += [path for path in map(formats.source_of, deliverables) if path is not None]
-    starts += [formats.module_path(module) for module, _ in report_pools.WARM_UP if module.startswith("mlperf_report.")]
-    return tuple(dict.fromkeys(starts))
-
-
-def shaping_versions() -> dict[str, str]:
-    """The installed version of each package in :data:`SHAPING_PACKAGES` ("" when absent), read from
-    the ``*.dist-info`` folder names on ``sys.path`` (one listing per folder: a few milliseconds, where
-    ``importlib.metadata.version`` took 50 ms for these eleven, a quarter of a no-op rebuild)."""
-    wanted = {re.sub(r"[-_.]+", "_", name).lower(): name for name in SHAPING_PACKAGES}
-    versions = dict.fromkeys(SHAPING_PACKAGES, "")
-    for folder in sys.path:
-        try:
-            names = [entry.name for entry in os.scandir(folder or ".") if entry.name.endswith(".dist-info")]
-        except OSError:
-            continue
-        for name in names:
-            project, _, version = name[: -len(".dist-info")].partition("-")
-            key = wanted.get(re.sub(r"[-_.]+", "_", project).lower())
-            if key and not versions[key]:
-                versions[key] = version
-    return versions
-
-
-def _digest(files: list[Path], extra: dict) -> str:
-    hasher = hashlib.sha256(json.dumps(extra, sort_keys=True).encode())
-    for path in files:
-        hasher.update(str(path.name).encode())
-        hasher.update(path.read_bytes())
-    return hasher.hexdigest()
-
-
-def report_inputs(plan: Plan, results: list[NotebookResult], prices_file: Path, config_file: Path,
-                  deliverables=()) -> list[Path]:
-    """Every file the assembled reports are made from, in a fixed order: the notebooks' products, the
-    templates, the code of the assembly and of the ``deliverables`` chosen, the data files that code
-    declares (catalogues, fonts), prices and configuration."""
-    from mlperf_report.analysis import stamps
-    from mlperf_report.suites import suite_for
-
-    templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file())
-    code = stamps.modules_of(_assembly(suite_for(plan.round_id), deliverables))
-    made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]
-    return [*made, *templates, *code, *stamps.data_inputs(code), Path(prices_file), Path(config_file)]
 
 
 def report_date(config) -> str:
@@ -106,7 +44,7 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
                   pool=None, share_appendix: bool = False, brand: Path | None = None) -> Callable[[], list[Path]]:
     """Render the narrative of every language and hand the reports to ``pool`` (a batch's
     :class:`report_pools.RenewingPool`) without waiting; the returned call waits for them, writes the stamp
-    and returns the files written. A batch starts every focus before it waits for the first, so its
+    and returns every file of the reports (those kept up to date too: only the stale formats are made). A batch starts every focus before it waits for the first, so its
     assembling processes never idle while one language of a focus takes longer than the other or
     the next focus's narrative is being rendered. Without ``pool`` the reports are assembled when
     the returned call is made, in a pool of their own. ``share_appendix``: a batch's reports print
@@ -123,12 +61,12 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     titles = {lang: config.title_for(lang, suite.name, lambda lang=lang: suite.default_title(lang)) for lang in langs}
     date = report_date(config)
     # the brand's files from the cache its first reading left: no brand_yml, no fontconfig here
-    inputs = report_inputs(plan, results, prices_file, config_file, chosen) + list(brands.stamp_files(config.brand))
-    digest = _digest(inputs, {"languages": langs, "date": date, "focus": config.focus.key,
-                              "titles": [titles[lang] for lang in langs], "deliverables": list(chosen),
-                              "packages": shaping_versions()})
-    stamp = round_out / STAMP
-    if not force and _up_to_date(stamp, digest, round_out):
+    digests = report_stamp.digests(plan, results, prices_file, config_file, chosen, {
+        "languages": langs, "date": date, "focus": config.focus.key, "titles": [titles[lang] for lang in langs],
+        "deliverables": list(chosen)}, brands.stamp_files(config.brand))
+    before, made_before = report_stamp.read(round_out / report_stamp.STAMP), deliverables(round_out)
+    stale = list(chosen) if force else report_stamp.stale(before, digests, made_before, round_out)
+    if not stale:
         print(f"reports: up to date ({', '.join(langs)})", file=sys.stderr)
         return lambda: delivered_files(round_out)
     branded = brands.load_brand(config.brand)  # colours, logo and typefaces; today's look without a file
@@ -137,29 +75,41 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
     from mlperf_report.core.prices import load_prices
 
     formats.chosen(chosen)  # an unknown name stops here, before anything is made
-    started = time.perf_counter()
-    print(f"reports: assembling {', '.join(langs)} ({', '.join(chosen)})", file=sys.stderr)
-    requests = (document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
-                                       round_out, titles[lang], date, default_copy=i == 0,
-                                       formats=chosen, share_appendix=share_appendix, kit=kit,
-                                       data_dir=Path(plan.data_dir), prices_file=Path(prices_file), focus=config.focus,
-                                       brand=branded)
-                for i, (lang, narrative, notes, kit) in enumerate(
-                    _narratives(suite, config, langs, round_out, results, load_prices(prices_file), titles, date)))
+    started, kept = time.perf_counter(), [name for name in chosen if name not in stale]
+    print(f"reports: assembling {', '.join(langs)} ({', '.join(stale)})"
+          + (f"; up to date: {', '.join(kept)}" if kept else ""), file=sys.stderr)
+    companions: dict[str, list] = {}
+
+    def request(i: int, lang: str, narrative: str, notes: str, kit):
+        # how the contents list the formats: when it changed, this language's page is stale too
+        companions[lang] = json.loads(json.dumps([c for fmt in formats.chosen(chosen) if (c := fmt.companion(kit))]))
+        listed_as_before = (before.get("companions") or {}).get(lang) == companions[lang]
+        return document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
+                                      round_out, titles[lang], date, default_copy=i == 0, formats=chosen,
+                                      make=tuple(stale) if kept and listed_as_before else None,
+                                      share_appendix=share_appendix, kit=kit, data_dir=Path(plan.data_dir),
+                                      prices_file=Path(prices_file), focus=config.focus, brand=branded)
+    requests = (request(i, *parts) for i, parts in enumerate(
+        _narratives(suite, config, langs, round_out, results, load_prices(prices_file), titles, date)))
     waiting = _hand_over(requests, pool, plan.workers)
+    return lambda: _finish(waiting(), round_out, chosen, made_before,
+                           {"formats": digests, "companions": companions}, started)
 
-    def finish() -> list[Path]:
-        reports = waiting()
-        manifest = {r.lang: {name: [str(p.relative_to(round_out)) for p in files] for name, files in r.deliverables.items()}
-                    for r in reports}
-        write_text(round_out / DELIVERABLES, json.dumps(manifest, indent=1) + "\n")  # formats in their order
-        write_text(stamp, digest + "\n")
-        written = [p for report in reports for p in report.files]
-        print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-        return written
 
-    return finish
-
+def _finish(reports, round_out: Path, chosen, made_before: dict, stamp: dict, started: float) -> list[Path]:
+    """Record what the build made (the formats kept from the last build beside those made now, in the
+    formats' order) and the stamp; return every file the reports are made of."""
+    manifest = {}
+    for report in reports:
+        made = {name: [str(p.relative_to(round_out)) for p in files] for name, files in report.deliverables.items()}
+        old = made_before.get(report.lang, {})
+        manifest[report.lang] = {name: made[name] if name in made else old[name]
+                                 for name in chosen if name in made or name in old}
+    write_text(round_out / DELIVERABLES, json.dumps(manifest, indent=1) + "\n")
+    write_text(round_out / report_stamp.STAMP, json.dumps(stamp, indent=1, sort_keys=True) + "\n")
+    written = [p for report in reports for p in report.files]
+    print(f"reports: {len(written)} files in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return delivered_files(round_out)
 
 
 def plan_config(plan: Plan, config_file: Path, **overrides):
@@ -175,14 +125,6 @@ def plan_config(plan: Plan, config_file: Path, **overrides):
                  if value is not None and value != getattr(config, key) and not (
                      key == "languages" and tuple(value) == tuple(config.languages))}
     return config.with_overrides(**differing) if differing else config
-
-
-def _up_to_date(stamp: Path, digest: str, round_out: Path) -> bool:
-    """The stamp holds ``digest`` and every file the last build listed is there."""
-    if not stamp.exists() or stamp.read_text().strip() != digest:
-        return False
-    files = delivered_files(round_out)
-    return bool(files) and all(p.exists() for p in files)
 
 
 def deliverables(round_out: Path) -> dict[str, dict[str, list[str]]]:

@@ -64,6 +64,7 @@ class ReportRequest:
     date: str
     default_copy: bool = False          # also report.html / report.pdf; the per-report formats (workbook)
     formats: tuple[str, ...] = REPORT_FORMATS
+    make: tuple[str, ...] | None = None  # the formats to make this time (the others are up to date); None: all
     cache_dir: Path | None = paths.CACHE / "assemble"
     share_appendix: bool = False        # a batch's: see pdf_print.print_report
     kit: Kit | None = None              # the lead claims and their charts (assemble.kit)
@@ -99,7 +100,7 @@ def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = 
                        has_exhibits=bool(appendix.sections))
     kit = dataclasses.replace(kit, brand=r.brand) if r.brand != kit.brand else kit
     use_fonts(r.brand)  # the font files the parent resolved: no fc-match in this process
-    made = [fmt for fmt in formats.chosen(r.formats) if fmt.per_language or r.default_copy]
+    made = _made(r)
     wanted = [pair for fmt in made if callable(getattr(fmt, "charts", None)) for pair in fmt.charts(kit)]
     kit = timed(timings, "charts", lambda: kit_charts.with_drawings(kit, wanted))
     listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(kit)))
@@ -109,6 +110,13 @@ def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = 
     tables = timed(timings, "tables", lambda: _tables(r)) if any(getattr(f, "uses_tables", False) for f in made) else None
     return Report(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, kit, sections, page, tables,
                   r.default_copy, timings)
+
+
+def _made(request: ReportRequest) -> list:
+    """The formats this language makes: each chosen one that is made per language (or this is the
+    report's first language) and that is not up to date (``make``). The contents list them all."""
+    return [fmt for fmt in formats.chosen(request.formats) if (fmt.per_language or request.default_copy)
+            and (request.make is None or fmt.name in request.make)]
 
 
 def _tables(request: ReportRequest):
@@ -128,11 +136,10 @@ def make_report(request: ReportRequest, pdf_renderer: Callable[..., bytes] = ren
     report = build_document(request, pdf_renderer)
     made: dict[str, bytes] = {}
     by_format: dict[str, tuple[str, ...]] = {}
-    for fmt in formats.chosen(request.formats):
-        if fmt.per_language or request.default_copy:
-            files_of = timed(report.timings, f"make {fmt.name}", lambda fmt=fmt: fmt.make(report))
-            made.update(files_of)
-            by_format[fmt.name] = tuple(files_of)
+    for fmt in _made(request):
+        files_of = timed(report.timings, f"make {fmt.name}", lambda fmt=fmt: fmt.make(report))
+        made.update(files_of)
+        by_format[fmt.name] = tuple(files_of)
     print_svg.forget_charts()  # every format converted them that will: no one will again
     out = Path(request.out_dir)
     files = {out / name: data for name, data in made.items()}

@@ -68,6 +68,14 @@ def test_the_retrieval_source_is_the_configured_one_only_for_its_own_round():
     assert citations.source_of({}, "inference-v4.1") == ("https://github.com/mlcommons/inference_results_v4.1", None)
 
 
+def test_a_tree_main_url_is_kept_for_its_round_and_never_carried_to_another():
+    """One answer for the narrative and the story's notes: the training narrative kept ``/tree/main``
+    on another round's repository (v0.7's branch is not ``main``), the story's notes did not."""
+    given = {"url": "https://github.com/mlcommons/training_results_v1.0/tree/main", "retrieved": "2021-06-30"}
+    assert citations.source_of(given, "training-v1.0") == (given["url"], "2021-06-30")
+    assert citations.source_of(given, "training-v0.7") == ("https://github.com/mlcommons/training_results_v0.7", None)
+
+
 def test_a_story_carries_the_ids_of_its_cited_results_and_says_which_are_missing():
     told = {"headline": {"cites": [A, B]}, "highlights": [{"cites": [C]}], "body": [{"cites": [OLD]}]}
     marked = story.with_cite_ids(told, {A: "5.1-0002", C: "5.1-0002", OLD: "5.0-0001"})
@@ -75,6 +83,20 @@ def test_a_story_carries_the_ids_of_its_cited_results_and_says_which_are_missing
     assert citations.missing(citations.story_claims(marked), ROUND)  # B has none
     assert not citations.missing(citations.story_claims(story.with_cite_ids(told, {A: "5.1-1", B: "5.1-2", C: "5.1-3"})),
                                  ROUND)  # OLD is another round's: no hint for it
+
+
+_CLAIM = st.one_of(st.none(), st.fixed_dictionaries({"n": st.integers(0, 99)}))
+
+
+@given(headline=_CLAIM, highlights=st.lists(_CLAIM, max_size=3), body=st.lists(_CLAIM, max_size=4))
+def test_one_walk_of_the_story_changes_every_claim_once_and_keeps_the_rest(headline, highlights, body):
+    """``story.each_claim`` is the walk both ``with_cite_ids`` and the Training suite's ``story_ids``
+    make: each claim changed once, in place, an absent one left absent, other keys untouched."""
+    told = {"headline": headline, "highlights": highlights, "body": body, "focus_kind": "submitter"}
+    changed = story.each_claim(told, lambda claim: {**claim, "n": claim["n"] + 1000})
+    bump = lambda claim: claim and {"n": claim["n"] + 1000}  # noqa: E731
+    assert changed == {**told, "headline": bump(headline), "highlights": [bump(c) for c in highlights],
+                       "body": [bump(c) for c in body]}
 
 
 def test_the_configured_map_fills_gaps_and_a_disagreement_is_said_once():

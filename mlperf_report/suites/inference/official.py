@@ -42,12 +42,15 @@ def check_round(source, names: list[str], top: str, results: pd.DataFrame, probl
             for i, r in enumerate(results.itertuples(index=False))}
     results = results.reset_index(drop=True)
     ids = [""] * len(results)
+    # the rows as plain dicts, made once: ``results.iloc[i]`` built a Series per row (2.6 s of 17k rows)
+    records = results[["scenario", "valid", "result", "status_detail", "unit"]].to_dict("records")
+    round_id = str(results["round"].iloc[0]) if len(results) else ""
     for key in sorted(set(rows) | set(located)):
         index, entry = rows.get(key), located.get(key)
-        row = results.iloc[index] if index is not None else None
+        row = records[index] if index is not None else None
         if entry is not None and index is not None:
             ids[index] = str(entry["ID"])
-        _compare_one(check, row, entry, key, strip(name), str(results["round"].iloc[0]) if len(results) else "")
+        _compare_one(check, row, entry, key, strip(name), round_id)
     return results.assign(mlcommons_id=ids), official.official_tables(check), {
         "official_summary": check.manifest(TOLERANCE)}
 

@@ -286,7 +286,7 @@ def ingest(source: Source, source_facts: dict, round_: rounds.Round, jobs: int |
     results, power_files = _energy(round_, source, listing.entries, runs, results)
     strip = _tree_relative(tree.top)
     results, extra_tables, official_keys = checks.check_round(
-        source, list(summaries.values()), tree.top, results, tree.result_sets,
+        source, summaries, results, tree.result_sets,
         lambda org, sid: _set_identity(systems, org, sid)[1], contents, problems, strip, official)
     ignored = [(name, reason) for name, reason in tree.ignored
                if name not in power_files and name not in summaries.values()]

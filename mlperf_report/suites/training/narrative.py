@@ -18,10 +18,10 @@ from mlperf_report.core import languages
 from mlperf_report.suites.training import catalogue as benchmark_catalogue
 from mlperf_report.core.config import focus_from_key, focus_of
 from mlperf_report.suites.training import rounds
+from mlperf_report.analysis.story import each_claim
 from mlperf_report.narrative import citations, story_text
 from mlperf_report.suites.training.narrative_facts import (Facts, Notes, bases, equal_scale, focus_results, headline,
-                                                          marked, official_times, power_claims, previous_claim, results_table,
-                                                          source_of_round)
+                                                          marked, official_times, power_claims, previous_claim, results_table)
 from mlperf_report.suites.training.narrative_round import (benchmarks_view, divisions_view, flagship, overview,
                                                           overview_table, perf_per_dollar, price_comparisons,
                                                           systems_view)
@@ -89,7 +89,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
     figs = [_named(f, round_id, lang) for f in figs]
     focus = _focus_of(figs, cfg)
     source = cfg.get("source") or {}
-    url, retrieved = source_of_round(source, round_id)
+    url, retrieved = citations.source_of(source, round_id)
     facts = Facts(lang=lang, round_id=round_id, catalogue=catalogue, notes=Notes(), url=url,
                    retrieved=formatting.date(retrieved, lang) if retrieved else None,
                    verified=source.get("verified"), result_ids=_result_ids(cfg))
@@ -117,7 +117,7 @@ def build_context(figures: Mapping[str, dict], summary: dict | None, config: Any
         context["table"] = overview_table(context["overview"]) if focus.kind == "none" else results_table(figs, facts, focus)
     story = story_ids((summary or {}).get("story"), cfg, round_id)
     context["story"] = _story(story, facts, lang, with_body=scope == "full",
-                              retrieval=citations.source_of(source, round_id))
+                              retrieval=(url, retrieved))
     context["notes"] = facts.notes.items
     context["official_times"] = official_times(figs, facts)
     context["legend"] = TRADEMARK_LEGEND
@@ -251,9 +251,7 @@ def story_ids(story: dict | None, config: Any, round_id: str) -> dict | None:
     if not story or not configured:
         return story
 
-    def filled(claim: dict | None) -> dict | None:
-        if not claim:
-            return claim
+    def filled(claim: dict) -> dict:
         ids = dict(claim.get("cite_ids") or {})
         for cite in claim.get("cites", ()):
             p = citations.parts(cite)
@@ -261,8 +259,7 @@ def story_ids(story: dict | None, config: Any, round_id: str) -> dict | None:
             if p.get("round") == round_id and not citations.official_id(ids.get(cite)) and key in configured:
                 ids[cite] = configured[key]
         return {**claim, "cite_ids": ids} if ids else claim
-    return {**story, "headline": filled(story.get("headline")), "highlights": [filled(c) for c in story.get("highlights", [])],
-            "body": [filled(c) for c in story.get("body", [])]}
+    return each_claim(story, filled)
 
 
 # ----------------------------------------------------------------------------------------- sections

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from mlperf_report.i18n import formatting
 from mlperf_report.suites.training import rounds
+from mlperf_report.narrative import citations
 from mlperf_report.narrative.citations import official_id
 from mlperf_report.narrative.rendering import MARK
 
@@ -102,7 +103,7 @@ def result_view(result: Mapping, fig: Mapping, facts: Facts, *, round_id: str | 
                  or facts.result_ids.get(f"{submitter}/{system_id}".lower()) if round_id == facts.round_id else
                  official_id(result.get("mlcommons_id")))  # the configured map is the report's round's
     same_round = round_id == facts.round_id
-    url = facts.url if same_round else _url_of_round(facts.url, round_id)
+    url = facts.url if same_round else citations.source_of({}, round_id)[0]  # an earlier round: its own repository
     note = facts.notes.cite(("result", round_id, benchmark, submitter, system_id, division), {
         "kind": "result", "suite": marked(rounds.parse_round(round_id).title),
         "division": division, "benchmark_title": benchmark_title_of(fig),
@@ -138,27 +139,6 @@ def power_claims(figs: list[dict], facts: Facts) -> list[dict]:
                     found.append({"model": benchmark_model_of(fig), "result": result_view(result, fig, facts),
                                   "energy": formatting.fixed(energy / 1e6, 2, facts.lang)})
     return found
-
-
-def source_of_round(source: Mapping, round_id: str) -> tuple[str, str | None]:
-    """The configured source URL and retrieval date, when they are this round's; a results-repository
-    URL of another round (report.yaml names v1.0's) becomes this round's repository, with no date."""
-    url = str(source.get("url") or "").strip()
-    retrieved = source.get("retrieved")
-    match = _TREE.search(url)
-    if match and match.group(0) != f"training_results_v{rounds.parse_round(round_id).version}":
-        return _url_of_round(url, round_id), None
-    return url, str(retrieved) if retrieved else None
-
-
-def _url_of_round(url: str, round_id: str) -> str:
-    """The results repository of another round (``training_results_v1.0`` → ``_v0.7``), or nothing:
-    a result is never cited with the source of a different round."""
-    version = rounds.parse_round(round_id).version
-    return re.sub(r"training_results_v\d+\.\d+", f"training_results_v{version}", url) if _TREE.search(url) else ""
-
-
-_TREE = re.compile(r"training_results_v\d+\.\d+")
 
 
 def benchmark_title_of(fig: Mapping) -> str:

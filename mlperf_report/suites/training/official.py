@@ -30,16 +30,16 @@ KEY = ["round", "submitter", "system_id", "benchmark"]
 _REQUIRED = ("system", "details_url")
 
 
-def check_round(source, names: list[str], top: str, results: pd.DataFrame, result_sets, owner: Callable,
+def check_round(source, files: dict[str, str], results: pd.DataFrame, result_sets, owner: Callable,
                 contents: dict, problems: list[dict], strip: Callable[[str], str], table: Path | None = None,
                 ) -> tuple[pd.DataFrame, dict, dict]:
-    """The round against its submitters' summaries and the results table: the results (IDs, official
-    times where an RCP factor is missing from the tree), the extra tables and the manifest's keys."""
+    """The round against its submitters' summaries (``files``: :func:`summary_files`, found once by
+    the ingest, which also reads them ahead from a tar) and the results table: the results (IDs,
+    official times where an RCP factor is missing from the tree), the extra tables and the manifest's keys."""
     results = results.assign(mlcommons_id="")
     extra: dict = {}
     if table is not None:
         results, extra["official_ids"] = attach_ids(results, table, problems)
-    files = summary_files(names, top)
     if not files:
         return results, {}, {k: v for k, v in extra.items() if v}
     rows = {key: index for index, key in enumerate(zip(results["submitter"], results["system_id"], results["benchmark"]))}

@@ -379,6 +379,21 @@ def test_round_over_round_speedup_is_a_labelled_derived_claim(graphcore, config)
     assert 'href="https://github.com/mlcommons/training_results_v0.7"' in html
 
 
+
+def test_a_tree_main_source_keeps_its_suffix_for_its_round_and_drops_it_for_an_earlier_one(graphcore, config):
+    """The narrative and the story's notes ask ``citations.source_of`` alone: the training narrative's
+    own copy used to carry ``/tree/main`` over to v0.7's repository, whose branch is not ``main``."""
+    figures = copy.deepcopy(graphcore)
+    before = {**figures["resnet"]["focus"]["closed"][0], "minutes": 29.0, "system_id": "ipu-pod64-old"}
+    figures["resnet"]["previous_round"] = {"round": "training-v0.7", "division": "closed", "focus_best": before,
+                                           "this_best": figures["resnet"]["focus"]["closed"][0], "speedup": 2.0}
+    tree = "https://github.com/mlcommons/training_results_v1.0/tree/main"
+    given = {**config, "source": {**config["source"], "url": tree}}
+    notes = text_of(figures, given, "en").notes
+    assert tree in paragraph(notes, "ipu-pod64-TF1")
+    earlier = paragraph(notes, "ipu-pod64-old")
+    assert "https://github.com/mlcommons/training_results_v0.7" in earlier and "/tree/main" not in earlier
+
 # ------------------------------------------------------------------- the real pipeline output
 
 
