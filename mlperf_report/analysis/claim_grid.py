@@ -20,7 +20,7 @@ MUTED, INK = "#5b6573", "#1f2933"
 LARGE = 2.6
 _LINES = (2.5, LARGE * 1.15, 1.15, 1.1, 1.05)
 #: Points a column of text takes per point of type: the widest digits and capitals of the faces used.
-_EM_PER_COLUMN = 0.64
+_EM_PER_COLUMN = 0.6
 
 
 def _text(row, key: str, fallback: str = "") -> str:
@@ -35,13 +35,39 @@ def _box(ax) -> tuple[float, float]:
     return box.width * width * 72, box.height * height * 72
 
 
-def _two_lines(text: str, room: int) -> str:
-    """A benchmark's name in at most two lines of ``room`` columns (its scenario comes last: cut last)."""
-    from mlperf_report.analysis.axes import short_label
-    from mlperf_report.analysis.style import wrap_title
+def _two_lines(text: str, room: int, whole: str = "") -> str:
+    """A benchmark's name in at most two lines of ``room`` columns, broken at a space or between
+    Chinese characters, never inside a Latin word or a number ("99.9%") nor inside ``whole``."""
+    import re
 
-    lines = wrap_title(text, room).split("\n")
+    from mlperf_report.analysis.axes import columns, short_label
+
+    lines = [""]
+    tokens = (re.escape(whole) + "|" if whole else "") + r"[A-Za-z0-9.,%+\-_/()]+|\s+|."
+    for token in re.findall(tokens, text):
+        if lines[-1].strip() and columns(lines[-1] + token.rstrip()) > room:
+            lines.append("")
+        lines[-1] += "" if not lines[-1] and token.isspace() else token
+    lines = [short_label(line.rstrip(), room) for line in lines]
     return lines[0] if len(lines) == 1 else lines[0] + "\n" + short_label(" ".join(lines[1:]), room)
+
+
+def _name(row: dict, room: int, lang: str) -> str:
+    """A cell's benchmark and scenario in two lines of ``room`` columns: the benchmark's name cut, as
+    little as it takes, so the scenario (what tells two cells of one benchmark apart) stays whole."""
+    from mlperf_report.analysis.axes import columns, short_label
+    from mlperf_report.i18n.labels import label
+
+    benchmark = _text(row, "benchmark_name", str(row.get("benchmark", "")))
+    scenario = _text(row, "scenario_name", str(row.get("scenario") or ""))
+    if not scenario:
+        return _two_lines(benchmark, room)
+    for width in range(columns(benchmark), 4, -1):
+        text = _two_lines(label("story.benchmark_scenario", lang, benchmark=short_label(benchmark, width),
+                                scenario=scenario), room, scenario)
+        if not text.endswith("…"):
+            return text
+    return text
 
 
 def fit(text: str, room: float, largest: float, smallest: float) -> float:
@@ -71,7 +97,7 @@ def draw(data, ax, *, title: str = "", fontsize: float = 9, lang: str = "en"):
         x = ((i % across) + 0.5) / across
         top = 1 - (i // across) * cell_h / height
         figure = _text(row, "figure") or value_format("", [row["value"]], lang)(float(row["value"]))
-        lines = ((_two_lines(_text(row, "benchmark_name", str(row.get("benchmark", ""))), room), size, INK, "bold"),
+        lines = ((_name(row, room, lang), size, INK, "bold"),
                  (figure, fit(figure, cell_w * 0.92, size * LARGE, size), style.FOCUS_COLOR if row["mine"]
                   else style.OTHER_COLOR, "bold"),
                  (short_label(_text(row, "figure_unit", str(row.get("unit") or "")), room), size * 0.9, INK, "normal"),

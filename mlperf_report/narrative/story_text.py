@@ -308,11 +308,11 @@ def lead_claims(story: dict | None, lang: str, names: Names, round_id: str, *,
 
     worded = render(story, lang, names, round_id)
     focus = Focus(kind=(story or {}).get("focus_kind") or "none", name=(story or {}).get("focus_name") or "")
-    bench = _Writer(story or {}, lang, names, round_id).bench
+    bench, scenario = _Writer(story or {}, lang, names, round_id).bench, lambda s: names.scenario(s, lang)
     out = []
     for claim in ([worded["headline"]] if worded["headline"] else []) + worded["highlights"]:
         chart = chart_words.worded(bar_labels.labelled(claim_charts.claim_chart(claim, focus.matches), lang,
-                                                       own_unnamed=focus.kind == "submitter"), claim, bench, lang)
+                                                       own_unnamed=focus.kind == "submitter"), claim, bench, scenario, lang)
         noted = note_text(claim, lang, str, names=names, retrieval=retrieval) if claim.get("cites") else ""
         out.append({**claim, "note_text": noted, "citations": cited_items(claim, lang, str, names), "chart": chart,
                     "chart_title": _chart_title(chart, names, round_id, lang)})

@@ -117,6 +117,22 @@ def test_a_debut_of_more_benchmarks_than_it_shows_says_how_many_it_entered():
 def test_a_cell_s_figure_is_the_number_the_story_prints(value, higher, unit, lang):
     row = {**BERT, "value": value, "unit": unit, "higher_is_better": unit != "minutes" and higher}
     chart = claim_charts.claim_chart(dict(DEBUT, facts={**DEBUT["facts"], "per_benchmark": [row]}), lambda s, m: True)
-    (cell,) = chart_words.worded(chart, DEBUT, lambda r: r["benchmark"], lang).rows
+    (cell,) = chart_words.worded(chart, DEBUT, lambda r: r["benchmark"], str, lang).rows
     sentence = value_text(row, lang)
     assert sentence.startswith(cell["figure"]) and sentence.endswith(cell["figure_unit"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+@settings(max_examples=40, deadline=None)
+@given(room=st.integers(min_value=12, max_value=60))
+def test_a_cell_s_name_keeps_its_scenario_whole_and_never_breaks_a_number(lang, room):
+    from mlperf_report.analysis import claim_grid
+    from mlperf_report.analysis.axes import columns
+
+    benchmark = "Llama 2 70B (99.9 % of reference accuracy)" if lang == "en" else "Llama 2 70B（參考模型準確度的 99.9%）"
+    scenario = "Offline" if lang == "en" else "離線"
+    text = claim_grid._name({"benchmark_name": benchmark, "scenario_name": scenario}, room, lang)
+    lines = text.split("\n")
+    assert len(lines) <= 2 and text.endswith(scenario)
+    assert all(columns(line) <= room for line in lines)
+    assert "99.9" in text or "…" in text  # the number whole or cut with the name, never split across lines
