@@ -209,7 +209,7 @@ def _figure(data: pd.DataFrame, ax, *, title: str, xlabel: str, measure: str, fo
     row = data.iloc[0]
     ax.text(0.5, 0.62, value_format(measure, data["value"], lang)(float(row["value"])), transform=ax.transAxes,
             ha="center", va="bottom", fontsize=fontsize * 3.2, fontweight="bold",
-            color=style.FOCUS_COLOR if row["mine"] else style.OTHER_COLOR)
+            color=style.figure_colour(bool(row["mine"])))
     ax.text(0.5, 0.56, xlabel, transform=ax.transAxes, ha="center", va="top", fontsize=fontsize)
     ax.text(0.5, 0.40, str(row["_label"]), transform=ax.transAxes, ha="center", va="top", fontsize=fontsize * 1.1)
     ax.set_title(title, fontsize=fontsize * 1.1)

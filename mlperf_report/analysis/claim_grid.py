@@ -98,8 +98,7 @@ def draw(data, ax, *, title: str = "", fontsize: float = 9, lang: str = "en"):
         top = 1 - (i // across) * cell_h / height
         figure = _text(row, "figure") or value_format("", [row["value"]], lang)(float(row["value"]))
         lines = ((_name(row, room, lang), size, INK, "bold"),
-                 (figure, fit(figure, cell_w * 0.92, size * LARGE, size), style.FOCUS_COLOR if row["mine"]
-                  else style.OTHER_COLOR, "bold"),
+                 (figure, fit(figure, cell_w * 0.92, size * LARGE, size), style.figure_colour(row["mine"], INK), "bold"),
                  (short_label(_text(row, "figure_unit", str(row.get("unit") or "")), room), size * 0.9, INK, "normal"),
                  (short_label(str(row.get("_label") or ""), room), size * 0.85, MUTED, "normal"),
                  (short_label(_text(row, "cite"), room), size * 0.8, MUTED, "normal"))

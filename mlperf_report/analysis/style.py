@@ -172,6 +172,12 @@ def text_on(colour) -> str:
     return LIGHT_TEXT if contrast(LIGHT_TEXT, colour) > contrast(DARK_TEXT, colour) else DARK_TEXT
 
 
+def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
+    """A figure printed large on white: in the focus colour for the focus's own where it reads on
+    white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``."""
+    return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= 3 else ink
+
+
 _FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + FOCUS_COLOR, re.DOTALL | re.IGNORECASE)
 
 

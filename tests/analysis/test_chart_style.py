@@ -76,3 +76,12 @@ def test_a_branded_chart_uses_the_brand_face_and_an_unbranded_one_is_drawn_as_be
     plain = _png()
     assert _png({"colour": None, "font": None}) == plain  # no brand: the same bytes as without ``branded``
     assert _png({"font": "DejaVu Serif"}) != plain        # the brand's face changes the drawing
+
+
+@settings(max_examples=200, deadline=None)
+@given(colours, st.booleans())
+def test_a_figure_printed_large_reads_on_white_whatever_the_brand_s_colour(colour, mine):
+    with style.branded(colour):
+        chosen = style.figure_colour(mine)
+        assert style.contrast(chosen, "white") >= 3
+        assert chosen == (colour if mine and style.contrast(colour, "white") >= 3 else "#1f2933")

@@ -96,12 +96,12 @@ def test_a_partners_claim_without_a_closest_partner_compares_the_partners_result
     rows = partners.chart.rows
     assert [r["value"] for r in rows] == [9, 5, 4, 3, 2, 3]  # the last two partners as one bar
     labels = list(kit_charts.chart_frame(partners)["_label"])
-    assert labels[0] == "Supermicro" and labels[-1] == ("2 other partners" if lang == "en" else "其他 2 家合作夥伴")
+    assert labels[0] == "Supermicro" and labels[-1] == ("2 other submitters" if lang == "en" else "其他 2 家提交者")
     assert sum(r["value"] for r in rows) == PARTNERS["facts"]["results"]
     svg = cards.card(partners, made)[1].decode("utf-8")
     shown = texts(svg)
     assert "Supermicro" in shown and "Giga Computing" in shown
-    assert ("2 other partners" if lang == "en" else "其他 2 家合作夥伴") in shown
+    assert ("2 other submitters" if lang == "en" else "其他 2 家提交者") in shown
 
 
 def test_a_debut_of_more_benchmarks_than_it_shows_says_how_many_it_entered():
