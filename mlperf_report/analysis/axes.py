@@ -74,7 +74,6 @@ LABEL_COLUMNS = 40
 #: A value label goes inside its bar past this share of the axis, so it never reaches the notes
 #: printed right of the plot (the accelerator counts).
 _INSIDE_FROM = 0.78
-_DARK = {"#d1495b", "#00798c"}  # the focus and baseline colours, which take white text
 
 
 def columns(text: str) -> int:
@@ -99,7 +98,8 @@ def short_label(text: str, width: int = LABEL_COLUMNS) -> str:
 
 def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:
     """Each bar's value at its end: outside it while there is room before the axis ends, inside
-    (right-aligned, in white on a dark bar) when the bar runs past ``_INSIDE_FROM`` of the axis.
+    (right-aligned, in white or black, whichever contrasts more with the bar: ``style.text_on``) when
+    the bar runs past ``_INSIDE_FROM`` of the axis.
     Call after the axis limits are final."""
     import matplotlib.colors as mcolors
     from matplotlib.transforms import offset_copy
@@ -120,9 +120,8 @@ def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:
         else:
             from mlperf_report.analysis import style
 
-            dark = mcolors.to_hex(bar.get_facecolor()) in {*_DARK, style.FOCUS_COLOR}  # a brand's too (style.branded)
             ax.text(width, y, fmt(width), transform=inside, ha="right", va="center", fontsize=fontsize,
-                    color="white" if dark else "black")
+                    color=style.text_on(mcolors.to_hex(bar.get_facecolor())))
 
 
 def log_axes(ax, *, x: bool, values=None) -> None:

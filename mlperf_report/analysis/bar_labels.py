@@ -118,13 +118,19 @@ def _labels(rows: list[dict], lang: str, own_unnamed: bool) -> list[str]:
 def labelled(chart, lang: str, *, own_unnamed: bool = False):
     """``chart`` (``claim_charts.ClaimChart``) with each bar's ``label`` and ``system_name`` set
     (``own_unnamed``: the focus is a submitter, so its own bars do not name it again). A share
-    chart's bars are labelled by what they count."""
+    chart's bars are labelled by what they count, a partners chart's by the partners' names, a
+    debut's cells (each of its own benchmark) by their chips alone."""
     if chart is None:
         return None
     rows = [dict(r) for r in chart.rows]
     if chart.measure == "systems":
         texts = [label("kit.share_mine", lang, vendor=r["vendor"]) if r["mine"] else label("kit.share_other", lang)
                  for r in rows]
+    elif chart.measure == "results":  # a partner by name; the rest counted
+        texts = [names.maker(r["submitter"]) or r["submitter"] if not r.get("others") else
+                 label("kit.partners_other", lang, n=formatting.count(r["others"])) for r in rows]
+    elif chart.measure == "debut":  # each cell of its own benchmark: its chips and maker say all
+        texts = [bar_label(r, lang, own=own_unnamed and r["mine"]) for r in rows]
     else:
         texts = _labels(rows, lang, own_unnamed)
     return replace(chart, rows=tuple({**r, "label": t, "system_name": system_name(r)} for r, t in zip(rows, texts)))

@@ -6,8 +6,10 @@ facts), those of the claim's first benchmark, scenario and division (a leadershi
 seven benchmarks shows its largest lead; a scaling claim its sizes; a generation claim the new and
 the old accelerator). A price claim shows performance per dollar relative to its baseline (1×), an
 energy claim the energy to train, a host share the systems the focus's processors host against the
-others. A chart of one bar compares nothing: it is drawn as its figure large (a debut's largest
-system). The bars' labels are ``bar_labels``'. Suite-free: a claim dict in, a frame and a chart out.
+others, a partners claim without a closest partner each partner's results on the focus's chips. A
+debut shows its best result on each benchmark it entered, each figure large (``claim_grid``). A
+chart of one bar compares nothing: it is drawn as its figure large. The bars' labels are
+``bar_labels``'. Suite-free: a claim dict in, a frame and a chart out.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class ClaimChart:
     benchmark: str
     scenario: str
     division: str
+    entered: int = 0      # a debut: the benchmarks (scenarios, divisions) it entered, of which it shows ``rows``
 
 
 def _rows_in(value) -> list[dict]:
@@ -52,6 +55,10 @@ def claim_chart(claim: dict, is_focus) -> ClaimChart | None:
         return _price_chart(facts, is_focus)
     if claim.get("kind") == "host_share" and facts.get("of"):
         return _share_chart(facts)
+    if claim.get("kind") == "debut" and facts.get("per_benchmark"):
+        return _debut_chart(facts, is_focus)
+    if claim.get("kind") == "partners" and not facts.get("closest") and facts.get("counts"):
+        return _partners_chart(facts, is_focus)
     rows = list({row["result_id"] + row.get("round", ""): row for row in _rows_in(facts)}.values())
     if not rows:
         return None
@@ -84,6 +91,30 @@ def _share_chart(facts: dict) -> ClaimChart:
     return ClaimChart(bars, "systems", "", True, "", "", "")
 
 
+def _debut_chart(facts: dict, is_focus) -> ClaimChart:
+    """A debut's results across the benchmarks it entered: its best on each, a cell each (``claim_grid``),
+    in the tables' order; named by its largest result's benchmark and division."""
+    keep = ("benchmark", "scenario", "division", "unit", "measure", "higher_is_better")
+    cells = tuple({**_bar(row, is_focus), **{k: row.get(k) for k in keep}, "value": float(row["value"])}
+                  for row in facts["per_benchmark"])
+    largest = facts.get("largest") or facts["per_benchmark"][0]
+    return ClaimChart(cells, "debut", "", True, str(largest.get("benchmark", "")), "", str(largest.get("division", "")),
+                      int(facts.get("entered") or len(cells)))
+
+
+def _partners_chart(facts: dict, is_focus) -> ClaimChart:
+    """What a partners claim counts: each partner's results on the focus's chips, as bars (the most
+    first; past :data:`MAX_ROWS` the rest as one bar, so the bars still add up to the claim's total)."""
+    pairs = list(zip(facts["partners"], facts["counts"]))
+    shown, rest = (pairs, []) if len(pairs) <= MAX_ROWS else (pairs[:MAX_ROWS - 1], pairs[MAX_ROWS - 1:])
+    bars = [{"submitter": name, "result_id": "", "value": float(count), "others": 0,
+             "mine": bool(is_focus(name, ""))} for name, count in shown]
+    if rest:
+        bars.append({"submitter": "", "result_id": "", "value": float(sum(c for _, c in rest)), "others": len(rest),
+                     "mine": False})
+    return ClaimChart(tuple(bars), "results", "", True, "", "", "")
+
+
 def _price_chart(facts: dict, is_focus) -> ClaimChart:
     system, baseline = facts["system"], facts["baseline"]
     bars = tuple({**_bar(row, is_focus), "value": value} for row, value in ((system, float(facts["ratio"])), (baseline, 1.0)))
@@ -94,7 +125,10 @@ def _price_chart(facts: dict, is_focus) -> ClaimChart:
 def frame(chart: ClaimChart, label_of) -> pd.DataFrame:
     """The bars as a frame the drawing takes: best first, ``label_of(row)`` as each bar's label."""
     df = pd.DataFrame(list(chart.rows))
-    df = df.sort_values("value", ascending=not chart.higher_is_better, kind="stable").reset_index(drop=True)
+    # a debut's cells keep the tables' order (their values are of different units); a partners chart
+    # its order, the most first and the rest counted last
+    if chart.measure not in ("debut", "results"):
+        df = df.sort_values("value", ascending=not chart.higher_is_better, kind="stable").reset_index(drop=True)
     return df.assign(_label=[label_of(row) for row in df.to_dict("records")])
 
 
@@ -107,7 +141,7 @@ def value_format(measure: str, values, lang: str):
         return lambda v: formatting.minutes(v, places=formatting.TABLE_PLACES)
     if measure == "price":
         return lambda v: formatting.ratio(v, places=2)
-    if measure == "systems":
+    if measure in ("systems", "results"):
         return formatting.count
     places = formatting.places_for(list(values), 1)
     return lambda v: formatting.fixed(v, places, lang)
@@ -125,6 +159,10 @@ def axis_title(chart: ClaimChart, lang: str) -> str:
         return label("perf_per_dollar.x", lang, baseline=chart.rows[-1].get("label") or chart.rows[-1]["system"])
     if chart.measure == "systems":
         return label("kit.share_x", lang)
+    if chart.measure == "results":
+        return label("kit.partners_x", lang)
+    if chart.measure == "debut":
+        return ""
     return label("inference.rank.x_higher" if chart.higher_is_better else "inference.rank.x_lower", lang,
                  unit=chart.unit)
 
@@ -140,6 +178,10 @@ def draw(data: pd.DataFrame, *, title: str = "", xlabel: str = "", measure: str 
         import matplotlib.pyplot as plt
 
         ax = plt.gca()
+    if measure == "debut":
+        from mlperf_report.analysis import claim_grid
+
+        return claim_grid.draw(data, ax, title=title, fontsize=fontsize, lang=lang)
     if len(data) < 2:
         return _figure(data, ax, title=title, xlabel=xlabel, measure=measure, fontsize=fontsize, lang=lang)
     positions = list(range(len(data)))
@@ -167,7 +209,7 @@ def _figure(data: pd.DataFrame, ax, *, title: str, xlabel: str, measure: str, fo
     row = data.iloc[0]
     ax.text(0.5, 0.62, value_format(measure, data["value"], lang)(float(row["value"])), transform=ax.transAxes,
             ha="center", va="bottom", fontsize=fontsize * 3.2, fontweight="bold",
-            color=style.FOCUS_COLOR if row["mine"] else style.OTHER_COLOR)
+            color=style.figure_colour(bool(row["mine"])))
     ax.text(0.5, 0.56, xlabel, transform=ax.transAxes, ha="center", va="top", fontsize=fontsize)
     ax.text(0.5, 0.40, str(row["_label"]), transform=ax.transAxes, ha="center", va="top", fontsize=fontsize * 1.1)
     ax.set_title(title, fontsize=fontsize * 1.1)

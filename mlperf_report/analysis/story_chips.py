@@ -118,9 +118,21 @@ def _seen_before(generation: Generation, round_id: str, seen: Mapping[str, Itera
     return False
 
 
+#: Results a debut's chart shows at most (one per benchmark, scenario and division): all of them cited.
+DEBUT_CELLS = 8
+
+
+def _best_of_each(results: pd.DataFrame) -> tuple[list[dict], int]:
+    """A debut's best result on each benchmark (scenario and division) it entered, in the tables'
+    order, at most :data:`DEBUT_CELLS` (what its chart shows across benchmarks), and how many it entered."""
+    groups = results.groupby(["benchmark", "scenario", "division"], sort=True, dropna=False)
+    return [row_facts(best_row(group)) for _, group in groups][:DEBUT_CELLS], groups.ngroups
+
+
 def debut(df: pd.DataFrame, generations: Generations, seen: Mapping[str, Iterable[str]] | None = None) -> list[Claim]:
     """The focus's results on a generation whose first MLPerf round of the suite is this one: how
-    many, on which benchmarks, and its largest system."""
+    many, on which benchmarks, its largest system, and its best result on each benchmark (cited
+    first after the largest, so a chart of them cites every one)."""
     mine = _counted(df[df["mine"]])
     if mine.empty:
         return []
@@ -137,14 +149,16 @@ def debut(df: pd.DataFrame, generations: Generations, seen: Mapping[str, Iterabl
             continue  # the data contradicts the catalogue: no "first" claim
         results = mine.loc[rows]
         largest = best_row(results[results["chips"] == results["chips"].max()])
-        cites = [largest["result_id"]] + [r for r in results["result_id"] if r != largest["result_id"]]
+        each, entered = _best_of_each(results)
+        cites = list(dict.fromkeys([largest["result_id"], *(r["result_id"] for r in each), *results["result_id"]]))
         facts = {"generation": generation.name, "chips": sorted(set(results["chip"])), "round": round_id,
                  "results": int(len(results)), "benchmarks": sorted(set(results["benchmark"])),
                  "divisions": sorted(set(results["division"])), "submitters": sorted(set(results["submitter"])),
                  "largest": row_facts(largest), "largest_chips": int(largest["chips"]), "unit": largest["chip_kind"],
                  "one_size": bool(results["chips"].nunique() == 1),
                  "availability": str(results["availability"].iloc[0]) if results["availability"].nunique() == 1 else "",
-                 "source": generation.debut_source}
+                 "source": generation.debut_source, "per_benchmark": each,
+                 "entered": entered}
         strength = DEBUT_STRENGTH + min(0.1 * len(facts["benchmarks"]), 0.5)
         claims.append(Claim("generation", "debut", strength, facts, tuple(cites[:12])))
     return claims

@@ -49,6 +49,7 @@ def ecosystem(df: pd.DataFrame, focus: Focus, generations: Generations, *, syste
     names = sorted(counts.index, key=lambda s: (-counts[s], str(s).lower()))
     kinds = set(partners["chip_kind"])
     facts: dict = {"partners": [str(s) for s in names], "results": int(len(partners)), "own": own_name,
+                   "counts": [int(counts[s]) for s in names],  # each partner's results, as ``partners`` orders them
                    "closest": _closest_partner(on_it, own_name, generations) if own_name else None,
                    "kind": "both" if len(kinds) > 1 else (kinds.pop() if kinds else "accelerator")}
     cites = tuple(partners["result_id"].head(12))

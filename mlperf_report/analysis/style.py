@@ -133,19 +133,49 @@ _brand_font: str | None = None  # a brand's typeface while ``branded`` is in eff
 @contextlib.contextmanager
 def branded(colour: str | None = None, font: str | None = None) -> Iterator[None]:
     """A brand's primary ``colour`` as the focus's (the press kit's charts, drawn in the assembling
-    process) and its typeface ``font`` first in every ``house_style`` entered within (or around) it,
-    the house fonts after it for every glyph it lacks (a Latin-only brand face never leaves Chinese
-    as boxes)."""
+    process) and its typeface ``font`` first in every ``house_style`` entered within it, the house
+    fonts after it for every glyph it lacks (a Latin-only brand face never leaves Chinese as boxes).
+    Only ``house_style`` sets the face: every chart is drawn inside one."""
     global FOCUS_COLOR, _brand_font
-    import matplotlib as mpl
-
     saved = FOCUS_COLOR, _brand_font
     FOCUS_COLOR, _brand_font = colour or saved[0], font or saved[1]
-    try:
-        with mpl.rc_context({"font.family": [font, *mpl.rcParams["font.family"]]} if font else {}):
-            yield
+    try:  # the face is set by ``house_style`` alone: its pinned rcParams would replace any set here
+        yield
     finally:
         FOCUS_COLOR, _brand_font = saved
+
+
+#: The two colours a label on a bar is written in: whichever contrasts more with the bar (``text_on``).
+LIGHT_TEXT, DARK_TEXT = "white", "black"
+
+
+def luminance(colour) -> float:
+    """WCAG 2's relative luminance of ``colour`` (any matplotlib colour): 0 for black, 1 for white."""
+    import matplotlib.colors as mcolors
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in mcolors.to_rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_on(colour) -> str:
+    """The colour of text written on a bar of ``colour``: white or black, whichever has the higher
+    contrast with it (WCAG), so a brand's light primary gets dark text and a dark one white."""
+    return LIGHT_TEXT if contrast(LIGHT_TEXT, colour) > contrast(DARK_TEXT, colour) else DARK_TEXT
+
+
+def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
+    """A figure printed large on white: in the focus colour for the focus's own where it reads on
+    white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``."""
+    return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= 3 else ink
 
 
 _FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + FOCUS_COLOR, re.DOTALL | re.IGNORECASE)

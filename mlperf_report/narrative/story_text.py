@@ -16,7 +16,7 @@ from mlperf_report.analysis import names
 from mlperf_report.core.rounds import parse_round_id
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import counted, label
-from mlperf_report.narrative import citations
+from mlperf_report.narrative import chart_words, citations
 from mlperf_report.narrative.story_words import (FACTOR_FROM, LIST_ITEMS, accelerators_text, after_owner,  # noqa: F401
                                                  chip_text, chips_of, energy_text, entered_text, factor_text, gap_text, joined, lead,
                                                  money_text, named_of_text, own_system_text, plain_ratio, ratio_text,
@@ -308,10 +308,11 @@ def lead_claims(story: dict | None, lang: str, names: Names, round_id: str, *,
 
     worded = render(story, lang, names, round_id)
     focus = Focus(kind=(story or {}).get("focus_kind") or "none", name=(story or {}).get("focus_name") or "")
+    bench, scenario = _Writer(story or {}, lang, names, round_id).bench, lambda s: names.scenario(s, lang)
     out = []
     for claim in ([worded["headline"]] if worded["headline"] else []) + worded["highlights"]:
-        chart = bar_labels.labelled(claim_charts.claim_chart(claim, focus.matches), lang,
-                                    own_unnamed=focus.kind == "submitter")
+        chart = chart_words.worded(bar_labels.labelled(claim_charts.claim_chart(claim, focus.matches), lang,
+                                                       own_unnamed=focus.kind == "submitter"), claim, bench, scenario, lang)
         noted = note_text(claim, lang, str, names=names, retrieval=retrieval) if claim.get("cites") else ""
         out.append({**claim, "note_text": noted, "citations": cited_items(claim, lang, str, names), "chart": chart,
                     "chart_title": _chart_title(chart, names, round_id, lang)})
@@ -320,11 +321,16 @@ def lead_claims(story: dict | None, lang: str, names: Names, round_id: str, *,
 
 def _chart_title(chart, names: Names, round_id: str, lang: str) -> str:
     """What a claim chart shows: its benchmark as the suite names it, scenario and division; a host
-    share: the round's systems by host processor."""
+    share: the round's systems by host processor; a partners count: results by partner; a debut:
+    its best result on each benchmark."""
     if chart is None:
         return ""
     if chart.measure == "systems":
         return label("kit.share_title", lang)
+    if chart.measure == "results":
+        return label("kit.partners_title", lang)
+    if chart.measure == "debut":
+        return chart_words.debut_title(chart, lang)
     parts = [names.benchmark(chart.benchmark, round_id, lang)] + ([names.scenario(chart.scenario, lang)]
                                                                    if chart.scenario else [])
     return " · ".join(parts + [label(f"division.{chart.division}.title", lang)] if chart.division else parts)

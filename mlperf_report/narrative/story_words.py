@@ -37,10 +37,15 @@ def joined(items: list[str], lang: str) -> str:
 
 def value_text(row: dict, lang: str) -> str:
     """A result's primary value as a sentence writes it: ``20.8 minutes``, ``556,234 Samples/s``, ``0.212 ms``."""
+    number, unit = value_parts(row, lang)
+    return label("story.minutes", lang, value=number) if row["unit"] == "minutes" else f"{number} {unit}"
+
+
+def value_parts(row: dict, lang: str) -> tuple[str, str]:
+    """``value_text``'s number and unit apart (``20.8``, ``minutes``): a chart prints the number large."""
     if row["unit"] == "minutes":
-        return label("story.minutes", lang, value=formatting.minutes(row["value"]))
-    value = formatting.measured(row["value"], 1 if row["higher_is_better"] else 3, lang)
-    return f"{value} {_UNITS.get(row['unit'], row['unit'])}"
+        return formatting.minutes(row["value"]), label("kit.figure_minutes", lang)
+    return formatting.measured(row["value"], 1 if row["higher_is_better"] else 3, lang), _UNITS.get(row["unit"], row["unit"])
 
 
 def energy_text(row: dict, lang: str) -> str:

@@ -92,8 +92,10 @@ def card(claim, kit) -> tuple[bytes, bytes]:
                             lang=kit.lang, bold=True, font=base)
             bottom, chart_top = cited - 58, title_top + titled + 8
             data = kit_charts.chart_frame(claim)
-            left = _label_room(data["_label"], width)
-            ax = fig.add_axes((left, 1 - bottom / height, 0.94 - left, (bottom - chart_top) / height))
+            grid = claim.chart.measure == "debut"  # a debut's cells take the card's width and the axis's room
+            left, bottom = (_PAD / width, cited - 12) if grid else (_label_room(data["_label"], width), bottom)
+            ax = fig.add_axes((left, 1 - bottom / height, 1 - _PAD / width - left if grid else 0.94 - left,
+                               (bottom - chart_top) / height))
             claim_charts.draw(data, measure=claim.chart.measure,
                               xlabel=claim_charts.axis_title(claim.chart, kit.lang), fontsize=13, lang=kit.lang, ax=ax)
         png, svg = io.BytesIO(), io.StringIO()

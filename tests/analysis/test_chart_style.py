@@ -1,0 +1,87 @@
+"""The house style's choices a brand changes: text on a bar is white or black, whichever contrasts
+more with the bar (WCAG), whatever the bar's colour; a brand's typeface is set in one place
+(``house_style``), so a branded chart uses it and an unbranded one is drawn exactly as before."""
+
+from __future__ import annotations
+
+import matplotlib.colors as mcolors
+import matplotlib.figure
+import pandas as pd
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from mlperf_report.analysis import claim_charts, style
+
+colours = st.tuples(*[st.integers(0, 255)] * 3).map(lambda rgb: "#%02x%02x%02x" % rgb)
+
+
+@settings(max_examples=300, deadline=None)
+@given(colours)
+@example("#d1495b")   # the house focus colour: black contrasts more (4.8 against 4.4)
+@example("#ffe135")   # a light brand colour: dark text
+@example("#00798c")   # the baseline colour: white text
+def test_text_on_a_bar_contrasts_at_least_as_much_as_the_other_choice(colour):
+    chosen = style.text_on(colour)
+    other = style.DARK_TEXT if chosen == style.LIGHT_TEXT else style.LIGHT_TEXT
+    assert style.contrast(chosen, colour) >= style.contrast(other, colour)
+
+
+def test_contrast_is_wcag_s():
+    assert style.contrast("black", "white") == pytest.approx(21.0)
+    assert style.contrast("#777777", "#777777") == pytest.approx(1.0)
+    assert style.contrast("white", "#767676") == pytest.approx(4.54, abs=0.01)  # WCAG's grey on white
+
+
+def _inside_label_colour(bar_colour: str) -> str:
+    """The colour of the value written inside the longest bar of a claim chart in ``bar_colour``."""
+    data = pd.DataFrame({"value": [10.0, 4.0], "mine": [True, False], "_label": ["mine", "other"]})
+    with style.branded(bar_colour), style.house_style("en"):
+        ax = matplotlib.figure.Figure().subplots()
+        claim_charts.draw(data, measure="throughput", ax=ax)
+    inside = [t for t in ax.texts if t.get_ha() == "right"]
+    assert len(inside) == 1
+    return mcolors.to_hex(inside[0].get_color())
+
+
+@pytest.mark.parametrize("brand, text", [("#ffe135", "#000000"), ("#1a237e", "#ffffff"), ("#f0f0f0", "#000000")])
+def test_a_brand_s_bar_gets_the_text_colour_that_reads_on_it(brand, text):
+    assert _inside_label_colour(brand) == text
+
+
+def _png(brand: dict | None = None) -> bytes:
+    import contextlib
+    import io
+
+    data = pd.DataFrame({"value": [10.0, 4.0], "mine": [True, False], "_label": ["Alpha 8", "Beta 8"]})
+    with style.branded(**brand) if brand is not None else contextlib.nullcontext(), style.house_style("en"):
+        fig = matplotlib.figure.Figure(figsize=(3, 1.5))
+        claim_charts.draw(data, measure="throughput", title="Title", ax=fig.subplots())
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def test_a_branded_chart_uses_the_brand_face_and_an_unbranded_one_is_drawn_as_before():
+    import matplotlib as mpl
+
+    before = dict(mpl.rcParams)
+    with style.branded(font="DejaVu Serif"):
+        assert dict(mpl.rcParams) == before  # ``branded`` alone sets nothing: house_style sets the face
+        with style.house_style("en"):
+            assert mpl.rcParams["font.family"][0] == "DejaVu Serif"
+            assert "DejaVu Sans" in mpl.rcParams["font.family"]  # the house faces after it, for what it lacks
+    with style.house_style("en"):
+        assert mpl.rcParams["font.family"][0] == "DejaVu Sans"  # the brand's face left with ``branded``
+    plain = _png()
+    assert _png({"colour": None, "font": None}) == plain  # no brand: the same bytes as without ``branded``
+    assert _png({"font": "DejaVu Serif"}) != plain        # the brand's face changes the drawing
+
+
+@settings(max_examples=200, deadline=None)
+@given(colours, st.booleans())
+def test_a_figure_printed_large_reads_on_white_whatever_the_brand_s_colour(colour, mine):
+    with style.branded(colour):
+        chosen = style.figure_colour(mine)
+        assert style.contrast(chosen, "white") >= 3
+        assert chosen == (colour if mine and style.contrast(colour, "white") >= 3 else "#1f2933")
