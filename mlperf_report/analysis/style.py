@@ -166,16 +166,21 @@ def contrast(a, b) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+#: WCAG 2's contrast for large or bold text (AA): white on a bar that reaches it stays white.
+READABLE = 3.0
+
+
 def text_on(colour) -> str:
-    """The colour of text written on a bar of ``colour``: white or black, whichever has the higher
-    contrast with it (WCAG), so a brand's light primary gets dark text and a dark one white."""
-    return LIGHT_TEXT if contrast(LIGHT_TEXT, colour) > contrast(DARK_TEXT, colour) else DARK_TEXT
+    """The colour of text written on a bar of ``colour``: white where it reads on the bar (WCAG's 3:1
+    for the bars' bold value labels: the house colours, as always), else black, which then contrasts
+    more (a brand's light primary gets dark text)."""
+    return LIGHT_TEXT if contrast(LIGHT_TEXT, colour) >= READABLE else DARK_TEXT
 
 
 def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
     """A figure printed large on white: in the focus colour for the focus's own where it reads on
     white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``."""
-    return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= 3 else ink
+    return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= READABLE else ink
 
 
 _FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + FOCUS_COLOR, re.DOTALL | re.IGNORECASE)
