@@ -97,6 +97,12 @@ def brand_style(brand: Brand) -> str:
     rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
     rules += [f"h2 {{ border-bottom-color: {brand.secondary}; }}"] if brand.secondary else []
     rules += font_rules(brand, "h1, h2, h3, h4, .cover-title")
+    if brand.base_font:
+        # The exhibits' tables, every result of the round in nine columns, are laid out to the page's
+        # width in the house face (Noto Sans CJK's Latin, a narrow one): a wider brand face pushed
+        # Training v4.1's past the page's edge (DejaVu Serif: 65 words). In print they keep the house
+        # face; their headings, running heads and every other text are the brand's.
+        rules.append(f"@media print {{ .section-appendix table {{ font-family: {CJK_FALLBACK}; }} }}")
     if brand.logo:
         rules.append(".cover-logo { display: block; max-height: 4rem; max-width: 16rem; margin: 0 0 1.2rem; }")
         # a page with no cover (the exhibits printed on their own): the logo small, at the first page's top right

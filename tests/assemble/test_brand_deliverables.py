@@ -113,6 +113,24 @@ def test_the_secondary_colour_rules_the_headings_and_without_it_the_accent_does(
     assert "h2" not in brand_style(Brand(primary=GREEN))  # report.css's rule: the accent, as today
 
 
+def test_the_printed_exhibits_tables_keep_the_house_face_under_a_brand_face():
+    from mlperf_report.assemble.page import CJK_FALLBACK, brand_style
+
+    rule = f"@media print {{ .section-appendix table {{ font-family: {CJK_FALLBACK}; }} }}"
+    assert rule in brand_style(Brand(base_font="DejaVu Serif"))
+    assert "section-appendix" not in brand_style(Brand(primary=GREEN))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_branded_exhibits_and_report_keep_every_word_on_the_page(built, lang):
+    pdfplumber = pytest.importorskip("pdfplumber")
+    for name in (f"exhibits.{lang}.pdf", f"report.{lang}.pdf"):
+        with pdfplumber.open(_folder(built) / name) as pdf:
+            for page in pdf.pages:
+                outside = [w["text"] for w in page.extract_words() if w["x1"] > page.width + 0.5 or w["x0"] < -0.5]
+                assert not outside, (name, page.page_number, outside[:5])
+
+
 def _images(pdf: Path) -> list[str]:
     resources = PdfReader(pdf).pages[0]["/Resources"]
     objects = resources.get("/XObject") or {}
