@@ -112,10 +112,24 @@ def _brand_font(latin: str, bold: bool):
     return ImageFont.truetype(str(path), _MEASURED_AT, index=index), covered
 
 
+#: Characters a line may not start with (closing punctuation: "，" "。" "：" "）" ...) or end with
+#: (opening: "（" "「" ...), as Chinese typesetting (and Unicode's line breaking) has it: each is kept
+#: with its neighbour, so a card never begins a line with a colon.
+NO_LINE_START = frozenset("，。、：；！？）」』】〕〉》・…,.:;!?)]}%")
+NO_LINE_END = frozenset("（「『【〔〈《([{")
+
+
 def _tokens(text: str) -> list[str]:
-    """Break opportunities: words with the space before them, and each Chinese character."""
-    return re.findall(r"\s*[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|\s*[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+",
-                      text)
+    """Break opportunities: words with the space before them, and each Chinese character; closing
+    punctuation joined to what it closes, opening punctuation to what it opens."""
+    tokens: list[str] = []
+    for token in re.findall(r"\s*[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]|\s*[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+",
+                            text):
+        if tokens and (token[0] in NO_LINE_START or tokens[-1][-1] in NO_LINE_END):
+            tokens[-1] += token
+        else:
+            tokens.append(token)
+    return tokens
 
 
 def wrap(text: str, size: float, box_width: float, *, cjk: bool, bold: bool = False,
