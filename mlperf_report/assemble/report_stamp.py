@@ -89,18 +89,28 @@ def own_inputs(name: str, shared: set[Path]) -> list[Path]:
     return [*code, *stamps.data_inputs(code), *_templates_of(name)]
 
 
+def _declared_templates(deliverables) -> set[Path]:
+    """The templates some format declares it is made from (``DATA_INPUTS``, the project's formats and
+    the chosen ones): each shapes the formats that declare it, and is in their stamps alone."""
+    from mlperf_report.analysis import stamps
+    from mlperf_report.assemble import formats
+
+    modules = [m for m in map(formats.source_of, dict.fromkeys([*formats.BUILT_IN, *deliverables])) if m]
+    return {p for p in stamps.data_inputs(modules) if p.is_relative_to(paths.TEMPLATES)}
+
+
 def _templates_of(name: str) -> list[Path]:
     return sorted(p for p in paths.TEMPLATES.glob(f"{name}.*") if p.is_file())
 
 
 def shared_inputs(plan, results, prices_file: Path, config_file: Path, deliverables=()) -> list[Path]:
     """Every file of the shared document, in a fixed order: the notebooks' products, the templates
-    (those of the ``deliverables`` left out: each shapes its format alone), the shared code and the
+    (those named after a format or declared by one left out: each shapes those formats alone), the shared code and the
     data files it declares, prices and configuration."""
     from mlperf_report.analysis import stamps
     from mlperf_report.suites import suite_for
 
-    owned = {p for name in deliverables for p in _templates_of(name)}
+    owned = {p for name in deliverables for p in _templates_of(name)} | _declared_templates(deliverables)
     templates = sorted(p for p in paths.TEMPLATES.rglob("*") if p.is_file() and p not in owned)
     code = shared_code(suite_for(plan.round_id))
     made = [p for r in results for p in (r.notebook, r.figures) if p and Path(p).exists()]

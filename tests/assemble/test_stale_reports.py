@@ -32,6 +32,9 @@ ASSEMBLE = "mlperf_report/assemble/"
 OWN = {f"{ASSEMBLE}formats/{name}.py": {name} for name in ALL} | {
     f"{ASSEMBLE}formats/slides.py": {"slides", "cards"},  # the cards take the deck's faces and footer
     "templates/brief.html.j2": {"brief"},
+} | {  # the page's templates (formats.PAGE_TEMPLATES): the formats that show or print the page
+    str(p.relative_to(paths.ROOT)): {"html", "pdf", "exhibits"}
+    for t in formats.PAGE_TEMPLATES for p in ([t] if t.is_file() else sorted(t.rglob("*"))) if p.is_file()
 }
 #: Code that only some formats import: at least these (moving it into the shared document is no error).
 AT_LEAST = {f"{ASSEMBLE}workbook.py": {"workbook"}, f"{ASSEMBLE}fixed_zip.py": {"workbook", "slides", "cards"},

@@ -54,6 +54,11 @@ PAGE = "html"
 PRINTED = "pdf"
 REPORT_FORMATS = ("html", "pdf", "exhibits")
 
+#: The templates the report's page is made from (``page.render_page``: the page and its CSS; the
+#: notebooks' sections through nbconvert's): the formats that show or print the page declare them
+#: (``DATA_INPUTS``), so an edit there rebuilds those formats and keeps the deck, cards and workbook.
+PAGE_TEMPLATES = tuple(paths.TEMPLATES / name for name in ("report.html.j2", "report.css", "print.css", "nbconvert"))
+
 #: Words a mail list may use for a format: "report" is the printed report.
 ALIASES = {"report": PRINTED}
 

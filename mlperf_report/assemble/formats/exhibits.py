@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from mlperf_report.i18n.labels import label
 
+from mlperf_report.assemble.formats import PAGE_TEMPLATES
+
 name = "exhibits"
 per_language = True
 label_key = "frame.exhibits_file"  # what the contents, the index page and mail call it
+#: The page's templates shape this format (and the others that show the page), nothing else.
+DATA_INPUTS = PAGE_TEMPLATES
 mime = {".pdf": "application/pdf"}
 
 

@@ -3,9 +3,13 @@ self-contained page, charts inline, nothing fetched (``report_document.Page.html
 
 from __future__ import annotations
 
+from mlperf_report.assemble.formats import PAGE_TEMPLATES
+
 name = "html"
 per_language = True
 label_key = "format.html"  # what the contents, the index page and mail call it
+#: The page's templates shape this format (and the others that show the page), nothing else.
+DATA_INPUTS = PAGE_TEMPLATES
 mime = {".html": "text/html"}
 copies = ("report.html",)  # the first language's, under a language-free name
 

@@ -3,9 +3,13 @@ contents, the benchmarks, the notes; at most 30 pages (``pdf_print``, ``template
 
 from __future__ import annotations
 
+from mlperf_report.assemble.formats import PAGE_TEMPLATES
+
 name = "pdf"
 per_language = True
 label_key = "format.pdf"  # what the contents, the index page and mail call it
+#: The page's templates shape this format (and the others that show the page), nothing else.
+DATA_INPUTS = PAGE_TEMPLATES
 mime = {".pdf": "application/pdf"}
 copies = ("report.pdf",)  # the first language's, under a language-free name
 
