@@ -98,7 +98,8 @@ def short_label(text: str, width: int = LABEL_COLUMNS) -> str:
 
 def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:
     """Each bar's value at its end: outside it while there is room before the axis ends, inside
-    (right-aligned, in white or black, whichever contrasts more with the bar: ``style.text_on``) when
+    (right-aligned, in white or black: the house's choice on its colours, whichever contrasts more on
+    a brand's: ``style.text_on``) when
     the bar runs past ``_INSIDE_FROM`` of the axis.
     Call after the axis limits are final."""
     import matplotlib.colors as mcolors

@@ -37,36 +37,47 @@ def _box(ax) -> tuple[float, float]:
 
 def _two_lines(text: str, room: int, whole: str = "") -> str:
     """A benchmark's name in at most two lines of ``room`` columns, broken at a space or between
-    Chinese characters, never inside a Latin word or a number ("99.9%") nor inside ``whole``."""
+    Chinese characters, never inside a Latin word or a number ("99.9%") nor inside ``whole``, nor
+    before closing punctuation ("，")."""
     import re
 
     from mlperf_report.analysis.axes import columns, short_label
+    from mlperf_report.i18n.line_breaks import NO_LINE_START
 
     lines = [""]
     tokens = (re.escape(whole) + "|" if whole else "") + r"[A-Za-z0-9.,%+\-_/()]+|\s+|."
     for token in re.findall(tokens, text):
-        if lines[-1].strip() and columns(lines[-1] + token.rstrip()) > room:
+        if lines[-1].strip() and columns(lines[-1] + token.rstrip()) > room and token[:1] not in NO_LINE_START:
             lines.append("")
         lines[-1] += "" if not lines[-1] and token.isspace() else token
-    lines = [short_label(line.rstrip(), room) for line in lines]
+    # a closing punctuation mark kept on its line may hang past the room (by one full-width character)
+    lines = [line.rstrip() if line.rstrip()[-1:] in NO_LINE_START and columns(line.rstrip()) <= room + 2
+             else short_label(line.rstrip(), room) for line in lines]
     return lines[0] if len(lines) == 1 else lines[0] + "\n" + short_label(" ".join(lines[1:]), room)
 
 
 def _name(row: dict, room: int, lang: str) -> str:
-    """A cell's benchmark and scenario in two lines of ``room`` columns: the benchmark's name cut, as
-    little as it takes, so the scenario (what tells two cells of one benchmark apart) stays whole."""
+    """A cell's benchmark, scenario and division in two lines of ``room`` columns: the benchmark's name
+    cut, as little as it takes, so the scenario and the open division's mark (what tells two cells of
+    one benchmark apart, and an open result from a closed one) stay whole."""
     from mlperf_report.analysis.axes import columns, short_label
     from mlperf_report.i18n.labels import label
 
     benchmark = _text(row, "benchmark_name", str(row.get("benchmark", "")))
     scenario = _text(row, "scenario_name", str(row.get("scenario") or ""))
-    if not scenario:
+
+    def named(name: str) -> str:
+        text = label("story.benchmark_scenario", lang, benchmark=name, scenario=scenario) if scenario else name
+        return label("kit.open_mark", lang, benchmark=text) if row.get("open_division") else text
+
+    whole = named("").strip(" ,，")  # what follows the benchmark's name: never cut
+    if not whole:
         return _two_lines(benchmark, room)
-    for width in range(columns(benchmark), 4, -1):
-        text = _two_lines(label("story.benchmark_scenario", lang, benchmark=short_label(benchmark, width),
-                                scenario=scenario), room, scenario)
+    text = _two_lines(named(benchmark), room, whole)
+    for width in range(columns(benchmark) - 1, 0, -1):
         if not text.endswith("…"):
-            return text
+            break
+        text = _two_lines(named(short_label(benchmark, width)), room, whole)
     return text
 
 

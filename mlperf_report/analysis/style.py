@@ -27,6 +27,8 @@ SUBMITTER_PALETTE = ("#30638e", "#edae49", "#66a182", "#8d6a9f", "#6c757d", "#c1
                      "#9dbbae", "#b5838d", "#457b9d", "#e9c46a", "#588157")
 
 _SVG_SALT = "mlperf-report"
+#: Every colour of the house's charts (``text_on`` keeps their labels' colours as they always were).
+_HOUSE_COLOURS = frozenset(c.lower() for c in (FOCUS_COLOR, BASELINE_COLOR, OTHER_COLOR, *SUBMITTER_PALETTE))
 
 
 @functools.cache
@@ -145,7 +147,7 @@ def branded(colour: str | None = None, font: str | None = None) -> Iterator[None
         FOCUS_COLOR, _brand_font = saved
 
 
-#: The two colours a label on a bar is written in: whichever contrasts more with the bar (``text_on``).
+#: The two colours a label on a bar is written in (``text_on``).
 LIGHT_TEXT, DARK_TEXT = "white", "black"
 
 
@@ -166,15 +168,25 @@ def contrast(a, b) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-#: WCAG 2's contrast for large or bold text (AA): white on a bar that reaches it stays white.
+#: The house colours a label on a bar is written white on (the focus's and the baseline's); on the
+#: house's other colours it is black, as it always was.
+HOUSE_WHITE_TEXT = frozenset({"#d1495b", "#00798c"})
+#: WCAG 2's contrast for large text, which a figure printed large is (``figure_colour``).
 READABLE = 3.0
 
 
 def text_on(colour) -> str:
-    """The colour of text written on a bar of ``colour``: white where it reads on the bar (WCAG's 3:1
-    for the bars' bold value labels: the house colours, as always), else black, which then contrasts
-    more (a brand's light primary gets dark text)."""
-    return LIGHT_TEXT if contrast(LIGHT_TEXT, colour) >= READABLE else DARK_TEXT
+    """The colour of text written on a bar of ``colour``: the house's choice on a house colour (white
+    on the focus's and the baseline's, black on the others), and on any other colour (a brand's) white
+    or black, whichever contrasts more with it (WCAG), so a brand's light primary gets dark text."""
+    import matplotlib.colors as mcolors
+
+    hexed = mcolors.to_hex(colour).lower()
+    if hexed in HOUSE_WHITE_TEXT:
+        return LIGHT_TEXT
+    if hexed in _HOUSE_COLOURS:
+        return DARK_TEXT
+    return LIGHT_TEXT if contrast(LIGHT_TEXT, hexed) > contrast(DARK_TEXT, hexed) else DARK_TEXT
 
 
 def figure_colour(mine: bool, ink: str = "#1f2933") -> str:

@@ -112,11 +112,7 @@ def _brand_font(latin: str, bold: bool):
     return ImageFont.truetype(str(path), _MEASURED_AT, index=index), covered
 
 
-#: Characters a line may not start with (closing punctuation: "，" "。" "：" "）" ...) or end with
-#: (opening: "（" "「" ...), as Chinese typesetting (and Unicode's line breaking) has it: each is kept
-#: with its neighbour, so a card never begins a line with a colon.
-NO_LINE_START = frozenset("，。、：；！？）」』】〕〉》・…,.:;!?)]}%")
-NO_LINE_END = frozenset("（「『【〔〈《([{")
+from mlperf_report.i18n.line_breaks import NO_LINE_END, NO_LINE_START  # noqa: E402  (re-exported)
 
 
 def _tokens(text: str) -> list[str]:

@@ -18,8 +18,9 @@ from mlperf_report.narrative.story_words import value_parts
 
 def worded(chart, claim: dict, bench: Callable[[dict], str], scenario: Callable[[str], str], lang: str):
     """``chart`` (``claim_charts.ClaimChart``) with a debut's cells worded: ``figure`` and ``figure_unit``,
-    ``benchmark_name`` (``bench(row)`` of the row without its scenario), ``scenario_name``
-    (``scenario(name)``, "" for none: the grid keeps it whole where it cuts the benchmark's name) and
+    ``benchmark_name`` (``bench(row)`` of the row without its scenario and division), ``scenario_name``
+    (``scenario(name)``, "" for none), ``open_division`` (the grid keeps the scenario and the open
+    division's mark whole where it cuts the benchmark's name: an open result never reads as closed) and
     ``cite`` (``Result ID 4.1-0002``, or "" where none is known); any other chart as it is."""
     if chart is None or chart.measure != "debut":
         return chart
@@ -28,8 +29,10 @@ def worded(chart, claim: dict, bench: Callable[[dict], str], scenario: Callable[
     for row in chart.rows:
         number, unit = value_parts(row, lang)
         found = citations.official_id(ids.get(row["result_id"]))
-        cells.append({**row, "figure": number, "figure_unit": unit, "benchmark_name": bench({**row, "scenario": ""}),
+        cells.append({**row, "figure": number, "figure_unit": unit,
+                      "benchmark_name": bench({**row, "scenario": "", "division": "closed"}),
                       "scenario_name": scenario(row["scenario"]) if row.get("scenario") else "",
+                      "open_division": row.get("division") == "open",
                       "cite": label("kit.cell_id", lang, id=found) if found else ""})
     return replace(chart, rows=tuple(cells))
 
