@@ -132,7 +132,19 @@ def digests(plan, results, prices_file: Path, config_file: Path, deliverables, e
     settings = {**extra, "packages": shaping_versions(), "fonts": font_files()}
     base = _digest(shared, hashlib.sha256(json.dumps(settings, sort_keys=True).encode()))
     common = set(shared)
-    return {name: _digest(own_inputs(name, common), base.copy()).hexdigest() for name in deliverables}
+    return {name: _digest([*own_inputs(name, common), *_tables_of(plan, name)], base.copy()).hexdigest()
+            for name in deliverables}
+
+
+def _tables_of(plan, name: str) -> list[Path]:
+    """The round's tables (``data/<round>/``) of a format made from them (``uses_tables``: the workbook,
+    every result): a fixed name or system in the tables that no notebook shows still makes it stale."""
+    from mlperf_report.assemble import formats
+
+    folder = Path(getattr(plan, "data_dir", None) or paths.DATA) / plan.round_id
+    if not getattr(formats.get(name), "uses_tables", False) or not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
 def _digest(files: list[Path], hasher):

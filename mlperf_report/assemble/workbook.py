@@ -84,15 +84,15 @@ class WorkbookBrand:
 LOGO_HEIGHT = 32
 
 
-def workbook_bytes(sheets: dict, focus_fill: str = FOCUS_FILL, brand: WorkbookBrand | None = None) -> bytes:
+def workbook_bytes(sheets: dict, brand: WorkbookBrand | None = None) -> bytes:
     """The ``.xlsx`` file of ``sheets`` (name -> frame whose first column is the boolean ``Focus``),
-    the focus's rows shaded ``focus_fill`` (the brand's colour lightened, with a brand), in the
-    ``brand``'s faces and with its logo when given."""
+    the focus's rows shaded (the brand's colour lightened, with a brand), in the ``brand``'s faces and
+    with its logo when given."""
     from openpyxl import Workbook
     from openpyxl.styles import Font, PatternFill
     from openpyxl.utils import get_column_letter
 
-    brand = brand or WorkbookBrand(focus_fill=focus_fill)
+    brand = brand or WorkbookBrand()
     focus_fill = brand.focus_fill
     header_font = Font(bold=True, name=brand.headings_font or brand.base_font) if (
         brand.headings_font or brand.base_font) else Font(bold=True)
@@ -140,13 +140,20 @@ def _logo_beside_header(sheet, logo: bytes, columns: int) -> None:
     sheet.add_image(picture, f"{get_column_letter(columns + 2)}1")
 
 
-_FIRST_FONT_NAME = re.compile(rb'(<fonts\b[^>]*>\s*<font>(?:(?!</font>).)*?<name val=")[^"]*(")', re.DOTALL)
+_FIRST_FONT = re.compile(rb"(<fonts\b[^>]*>\s*)(<font>.*?</font>)", re.DOTALL)
 
 
 def _default_font(styles: bytes, name: str) -> bytes:
     """``xl/styles.xml`` with its first font (the workbook's default, which every cell without a font
-    of its own uses) named ``name``: openpyxl has no public setting for it."""
-    from xml.sax.saxutils import quoteattr
+    of its own uses) named ``name``, and no longer the theme's minor font (``<scheme>``: Excel would
+    draw the theme's Calibri whatever the name): openpyxl has no public setting for it."""
+    from xml.sax.saxutils import escape
 
-    return _FIRST_FONT_NAME.sub(lambda m: m.group(1) + quoteattr(name)[1:-1].encode() + m.group(2), styles, count=1)
+    value = escape(name, {'"': "&quot;"}).encode("utf-8")
+
+    def renamed(match: re.Match) -> bytes:
+        font = re.sub(rb'<name val="[^"]*"\s*/>', lambda _: b'<name val="' + value + b'"/>', match.group(2), count=1)
+        return match.group(1) + re.sub(rb"<scheme\b[^>]*/>", b"", font)
+
+    return _FIRST_FONT.sub(renamed, styles, count=1)
 

@@ -68,7 +68,8 @@ class Brand:
         """The files the deliverables are made from: the brand file, the logos it names that are
         there and the font files of its typefaces (the build's stamp, :func:`stamp_files`)."""
         logos = tuple(p for p in self.logos_named if p.is_file())
-        return tuple(p for p in (self.file,) if p is not None and p.is_file()) + logos + tuple(sorted({Path(f[2]) for f in self.font_files}))
+        fonts = tuple(Path(f) for f in sorted({str(f[2]) for f in self.font_files}))  # as stamp_files keeps them
+        return tuple(p for p in (self.file,) if p is not None and p.is_file()) + logos + fonts
 
     @property
     def logo_type(self) -> str:
@@ -107,7 +108,26 @@ def load_brand(path: Path | None) -> Brand:
         _say(f"brand: {path}: no such file; using today's look")
         return NO_BRAND
     brand = _load(path.resolve(), stat.st_mtime_ns, stat.st_size)
-    return dataclasses.replace(brand, logo_data=brand.logo.read_bytes()) if brand.logo else brand
+    return _with_logo_read(brand) if brand.logo else brand
+
+
+def _with_logo_read(brand: Brand) -> Brand:
+    """``brand`` with its logo's bytes, read once; without a logo (said once, today's default) when
+    the file cannot be read or a PNG or JPEG is not one, so no deliverable fails on it."""
+    try:
+        data = brand.logo.read_bytes()
+        if brand.logo_type != "image/svg+xml":
+            import io
+
+            from PIL import Image
+
+            with Image.open(io.BytesIO(data)) as image:
+                image.verify()
+    except Exception as error:  # noqa: BLE001  (OSError, or whatever Pillow says of a broken image)
+        _say(f"brand: logo {brand.logo}: cannot be read as {brand.logo_type or 'an image'} "
+             f"({type(error).__name__}: {error}); no logo (today's default)")
+        return dataclasses.replace(brand, logo=None, logo_data=b"")
+    return dataclasses.replace(brand, logo_data=data)
 
 
 @functools.lru_cache(maxsize=8)

@@ -215,3 +215,16 @@ def test_an_edited_deck_is_rebuilt_and_the_report_pdf_kept(tmp_path):
     build()
     assert "The deck, renamed" in (round_out / "report.en.html").read_text(encoding="utf-8")
     assert all(path.stat().st_mtime_ns != before[path][0] for path in kept)
+
+
+def test_a_changed_table_of_the_round_makes_the_workbook_stale_and_keeps_the_rest(tmp_path):
+    """The workbook shows every result of the round: a fixed name in ``results.csv`` that no notebook
+    shows must still rebuild it; the formats made from the notebooks keep their stamps."""
+    shutil.copytree(paths.DATA / "training-v1.0", tmp_path / "training-v1.0")
+    plan = type("P", (), {"round_id": "training-v1.0", "data_dir": tmp_path})()
+    digests = lambda: report_stamp.digests(plan, [], paths.PRICES, paths.REPORT_CONFIG, ALL, {})  # noqa: E731
+    before = digests()
+    with (tmp_path / "training-v1.0" / "results.csv").open("a", encoding="utf-8") as tables:
+        tables.write("\n")
+    after = digests()
+    assert {name for name in ALL if after[name] != before[name]} == {"workbook"}

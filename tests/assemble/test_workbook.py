@@ -54,7 +54,7 @@ def test_the_training_workbook_of_the_default_round_marks_the_focus():
 def test_a_brand_shades_the_focus_s_rows_with_its_colour_lightened():
     assert workbook.tint("#0a7d2c") == "CEE5D5"
     assert workbook.tint(None) == workbook.tint("green") == workbook.FOCUS_FILL
-    book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets(), workbook.tint("#0a7d2c"))))
+    book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets(), workbook.WorkbookBrand(focus_fill=workbook.tint("#0a7d2c")))))
     fills = {cell.fill.fgColor.rgb for sheet in book.worksheets for row in sheet.iter_rows(min_row=2) for cell in row
              if cell.fill.fill_type == "solid"}
     assert "00CEE5D5" in fills and f"00{workbook.FOCUS_FILL}" not in fills
@@ -81,8 +81,8 @@ def test_a_brand_sets_the_faces_and_puts_its_logo_beside_each_sheet_s_header():
     media = [n for n in zipfile.ZipFile(io.BytesIO(data)).namelist() if n.startswith("xl/media/")]
     assert len(media) == len(book.sheetnames)                    # the logo on every sheet
     assert all(zipfile.ZipFile(io.BytesIO(data)).read(n) == logo for n in media)
-    anchor = bert._images[0].anchor._from
-    assert (anchor.col, anchor.row) == (5, 0)                    # one empty column right of D, header row
+    drawing = zipfile.ZipFile(io.BytesIO(data)).read("xl/drawings/drawing1.xml").decode()
+    assert "<from><col>5</col><colOff>0</colOff><row>0</row>" in drawing  # one empty column right of D, header row
     assert workbook.workbook_bytes(sheets(), brand=marks) == data
 
 
@@ -90,3 +90,15 @@ def test_without_a_brand_the_workbook_is_today_s():
     assert workbook.workbook_bytes(sheets(), brand=workbook.WorkbookBrand()) == workbook.workbook_bytes(sheets())
     book = openpyxl.load_workbook(io.BytesIO(workbook.workbook_bytes(sheets())))
     assert book["bert"]["B2"].font.name == "Calibri" and not book["bert"]._images
+
+
+def test_a_face_s_name_is_written_as_xml_and_the_theme_s_font_no_longer_overrides_it():
+    data = workbook.workbook_bytes(sheets(), brand=workbook.WorkbookBrand(base_font='Acme "Sans" & Co'))
+    import zipfile
+    from xml.dom import minidom
+
+    styles = zipfile.ZipFile(io.BytesIO(data)).read("xl/styles.xml")
+    first = minidom.parseString(styles).getElementsByTagName("fonts")[0].getElementsByTagName("font")[0]
+    assert first.getElementsByTagName("name")[0].getAttribute("val") == 'Acme "Sans" & Co'
+    assert not first.getElementsByTagName("scheme")
+    assert openpyxl.load_workbook(io.BytesIO(data))["bert"]["B2"].font.name == 'Acme "Sans" & Co'

@@ -16,6 +16,16 @@ from mlperf_report.core.config import load_config
 GREEN = "#0a7d2c"
 
 
+def _png(rgb) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (20, 10), rgb).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
 def _write(folder, text: str, name: str = "_brand.yml"):
     path = folder / name
     path.write_text(text, encoding="utf-8")
@@ -23,7 +33,7 @@ def _write(folder, text: str, name: str = "_brand.yml"):
 
 
 def test_a_good_brand_resolves_palette_names_logo_and_installed_fonts(tmp_path):
-    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "logo.png").write_bytes(_png((10, 125, 44)))
     path = _write(tmp_path, f"""meta: {{name: Acme}}
 logo: logo.png
 color:
@@ -122,15 +132,25 @@ def test_the_stamp_s_files_come_from_the_cache_and_see_a_logo_that_appears(tmp_p
 
 def test_the_font_files_and_the_logo_are_read_once_by_the_build(tmp_path):
     """The parent resolves the typefaces' files and reads the logo; a process given the brand takes them."""
-    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nfirst")
+    first, second = _png((10, 125, 44)), _png((200, 0, 0))
+    (tmp_path / "logo.png").write_bytes(first)
     brand = load_brand(_write(tmp_path, "logo: logo.png\ntypography: {base: DejaVu Serif}\n"))
-    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nsecond")
-    assert brand.logo_bytes().endswith(b"first")  # what every format of this build shows
+    (tmp_path / "logo.png").write_bytes(second)
+    assert brand.logo_bytes() == first  # what every format of this build shows
     assert {(family, bold) for family, bold, _, _ in brand.font_files} == {("DejaVu Serif", False), ("DejaVu Serif", True)}
     elsewhere = brand_mod.Brand(font_files=(("Acme Sans", False, str(tmp_path / "acme.ttf"), 0),))
-    assert brand_mod.font_file("Acme Sans")[0].name == "DejaVuSans.ttf"  # fontconfig's nearest: not Acme's
+    assert brand_mod.font_file("Acme Sans") != (tmp_path / "acme.ttf", 0)  # fontconfig's nearest, whatever it is
     brand_mod.use_fonts(elsewhere)
     try:
         assert brand_mod.font_file("Acme Sans") == (tmp_path / "acme.ttf", 0)
     finally:
         brand_mod._RESOLVED.clear()
+
+
+@pytest.mark.parametrize("data", [b"not a png", b"\x89PNG\r\n\x1a\ntruncated"])
+def test_a_logo_that_is_not_the_picture_it_says_is_one_line_and_no_logo(tmp_path, capsys, data):
+    (tmp_path / "logo.png").write_bytes(data)
+    brand = load_brand(_write(tmp_path, f"logo: logo.png\ncolor: {{primary: '{GREEN}'}}\n"))
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "logo.png" in said[0] and "no logo (today's default)" in said[0]
+    assert brand.logo is None and brand.logo_bytes() == b"" and brand.primary == GREEN  # the rest kept
