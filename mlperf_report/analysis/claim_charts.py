@@ -93,7 +93,7 @@ def _share_chart(facts: dict) -> ClaimChart:
 
 def _debut_chart(facts: dict, is_focus) -> ClaimChart:
     """A debut's results across the benchmarks it entered: its best on each, a cell each (``claim_grid``),
-    in the tables' order; named by its largest result's benchmark and division."""
+    in the order of their benchmark, scenario and division ids; named by its largest result's benchmark and division."""
     keep = ("benchmark", "scenario", "division", "unit", "measure", "higher_is_better")
     cells = tuple({**_bar(row, is_focus), **{k: row.get(k) for k in keep}, "value": float(row["value"])}
                   for row in facts["per_benchmark"])

@@ -123,8 +123,8 @@ DEBUT_CELLS = 8
 
 
 def _best_of_each(results: pd.DataFrame) -> tuple[list[dict], int]:
-    """A debut's best result on each benchmark (scenario and division) it entered, in the tables'
-    order, at most :data:`DEBUT_CELLS` (what its chart shows across benchmarks), and how many it entered."""
+    """A debut's best result on each benchmark (scenario and division) it entered, ordered by
+    benchmark, scenario and division ids, at most :data:`DEBUT_CELLS` (what its chart shows across benchmarks), and how many it entered."""
     groups = results.groupby(["benchmark", "scenario", "division"], sort=True, dropna=False)
     return [row_facts(best_row(group)) for _, group in groups][:DEBUT_CELLS], groups.ngroups
 
