@@ -222,14 +222,14 @@ def test_a_kept_kernel_connection_takes_only_its_own_notebooks_outputs_and_a_dea
 def test_a_changed_translation_or_catalogue_makes_the_notebooks_that_read_it_stale(fresh_training_tables, tmp_path,
                                                                                      monkeypatch):
     from mlperf_report.i18n import catalogue
-    from mlperf_report.assemble import report_stamp
+    from mlperf_report.assemble import formats, report_stamp
 
     job = plan_for(fresh_training_tables, tmp_path / "out", benchmarks=["resnet"]).jobs[0]
     digests = stamps.input_digests(job)
     assert {"locale/zh_Hant/LC_MESSAGES/messages.po", "data/benchmarks.yaml"} <= set(digests)
     assert not any("suites/inference/" in name or "mlperf_report/mail/" in name for name in digests)
     assembled = {str(p.relative_to(paths.ROOT)) for p in report_stamp.report_inputs(
-        type("P", (), {"round_id": "training-v1.0"})(), [], paths.PRICES, paths.REPORT_CONFIG)}
+        type("P", (), {"round_id": "training-v1.0"})(), [], paths.PRICES, paths.REPORT_CONFIG, tuple(formats.BUILT_IN))}
     assert "locale/zh_Hant/LC_MESSAGES/messages.po" in assembled and "templates/report.css" in assembled
     assert not any(name.startswith("mlperf_report/mail/") or name.startswith("mlperf_report/cli/") for name in assembled)
 
