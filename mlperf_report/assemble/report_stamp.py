@@ -1,13 +1,15 @@
 """The reports' stamp: one digest per deliverable (format) of everything that shapes it, so that an
 unchanged rebuild skips the assembly and a change rebuilds what it shapes and nothing else.
 
-What shapes every format (the shared document): the notebooks' products, the templates, the code of
+What shapes every format (the shared document): the notebooks' products, the templates no format
+claims (the narrative's), the code of
 the assembly (the build, the round's suite, the modules the assembling processes import by name,
 ``report_pools.WARM_UP``) and what it imports, the data files that code declares (``DATA_INPUTS``:
 the catalogues), prices, configuration, the versions of the drawing and printing packages and the
 font files. What shapes one format besides: its module and what that imports beyond the shared code
-(the deck's ``slides.py``, ``text_fit.py``), and a template named after it (``brief.html.j2``), which
-no other format reads. Formats are imported by name (``import_module``), which no static import
+(the deck's ``slides.py``, ``text_fit.py``), a template named after it (``brief.html.j2``) or declared
+by it (``DATA_INPUTS``: the page's templates, for the HTML, PDF and exhibits), and for a format made
+from the round's tables (``uses_tables``: the workbook) those tables. Formats are imported by name (``import_module``), which no static import
 shows, so each format's module is a start of its own; ``stamps.modules_of`` follows every import.
 """
 

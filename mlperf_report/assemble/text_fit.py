@@ -18,6 +18,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from mlperf_report.i18n.line_breaks import NO_LINE_END, NO_LINE_START
+
 #: Share of a box's width the measured lines may fill: room for the renderer's own metrics.
 SAFETY = 0.94
 LINE_SPACING = 1.2
@@ -110,9 +112,6 @@ def _brand_font(latin: str, bold: bool):
     path, index = found
     covered = frozenset(TTFont(str(path), fontNumber=index, lazy=True).getBestCmap() or ())
     return ImageFont.truetype(str(path), _MEASURED_AT, index=index), covered
-
-
-from mlperf_report.i18n.line_breaks import NO_LINE_END, NO_LINE_START  # noqa: E402  (re-exported)
 
 
 def _tokens(text: str) -> list[str]:
