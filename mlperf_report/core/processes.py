@@ -138,11 +138,23 @@ def terminate_pool(pool, grace: float = GRACE_S) -> None:
         if process.is_alive():
             process.terminate()
     for process in processes:
-        process.join(grace)
-        if process.is_alive():
+        if not _gone_within(process, grace):
             process.kill()
-            process.join(grace)
+            _gone_within(process, grace)
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _gone_within(process, seconds: float) -> bool:
+    """Whether ``process`` was reaped within ``seconds``. ``join`` alone can return early: it waits on
+    the child's end of a pipe, which closes as the child exits but a moment before the child can be
+    reaped, so ``is_alive`` is asked again until it says no (CI saw a SIGTERMed worker "alive")."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    process.join(seconds)
+    while process.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return not process.is_alive()
 
 
 def give_back_memory() -> None:
