@@ -1,0 +1,61 @@
+"""Printing the page's text without breaking the same line twice.
+
+WeasyPrint breaks a run of text into lines with ``split_first_line``, a Pango layout of its own per
+call, and asks the same question again and again while a page prints: a table measures each cell's
+narrowest and widest layout and then lays the cell out ("closed", "scored", "10 / 10 / 10" in
+hundreds of cells), and the notes' two columns are laid out once per trial height until they are
+balanced. Two thirds of a Training v1.0 report's calls were repeats (same text, same style, same
+width), about a sixth of printing the exhibits in English and a third in Chinese.
+
+While a page prints, the answers are remembered: the same text in the same style object at the same
+width and line position is broken once. A remembered answer hands out a copy of its layout each
+time (WeasyPrint sets a box's layout up again before drawing it and may change its text, for an
+ellipsis: no two boxes share one), so the PDF is the same bytes (a test prints pages both ways).
+
+This stands in for WeasyPrint's function in its layout modules for the length of one print, and
+only on the WeasyPrint versions it was checked against (:data:`CHECKED`); on any other it does
+nothing and printing is only slower. SVG text is left to :mod:`chart_letters`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import Iterator
+
+#: WeasyPrint versions whose layout code this was checked against (same PDF bytes, see the tests).
+CHECKED = ("70.0",)
+
+
+@contextlib.contextmanager
+def remembered() -> Iterator[dict]:
+    """For the ``with`` block: each line of the page's text broken once; yields the memo."""
+    import weasyprint
+    from weasyprint.layout import inline, preferred
+
+    memo: dict = {}
+    if weasyprint.__version__ not in CHECKED:
+        yield memo
+        return
+    original = inline.split_first_line
+
+    def split_first_line(text, style, context, max_width, justification_spacing, is_line_start=True,
+                         minimum=False):
+        # the style's id holds for the print: the memo keeps the style alive, so no other takes its id
+        key = (text, id(style), id(context), max_width, justification_spacing, is_line_start, minimum)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = (style, original(text, style, context, max_width, justification_spacing,
+                                                 is_line_start, minimum))
+        layout, *rest = found[1]
+        return (copy.copy(layout), *rest)
+
+    modules = (inline, preferred)
+    before = [module.split_first_line for module in modules]
+    for module in modules:
+        module.split_first_line = split_first_line
+    try:
+        yield memo
+    finally:
+        for module, function in zip(modules, before):
+            module.split_first_line = function
