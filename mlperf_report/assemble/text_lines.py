@@ -20,7 +20,6 @@ nothing and printing is only slower. SVG text is left to :mod:`chart_letters`.
 from __future__ import annotations
 
 import contextlib
-import copy
 from typing import Iterator
 
 #: WeasyPrint versions whose layout code this was checked against (same PDF bytes, see the tests).
@@ -39,23 +38,35 @@ def remembered() -> Iterator[dict]:
         return
     original = inline.split_first_line
 
-    def split_first_line(text, style, context, max_width, justification_spacing, is_line_start=True,
-                         minimum=False):
+    def remembered_line(text, style, context, max_width, justification_spacing, is_line_start=True,
+                        minimum=False):
         # the style's id holds for the print: the memo keeps the style alive, so no other takes its id
         key = (text, id(style), id(context), max_width, justification_spacing, is_line_start, minimum)
         found = memo.get(key)
         if found is None:
             found = memo[key] = (style, original(text, style, context, max_width, justification_spacing,
                                                  is_line_start, minimum))
-        layout, *rest = found[1]
-        return (copy.copy(layout), *rest)
+        return found[1]
 
-    modules = (inline, preferred)
-    before = [module.split_first_line for module in modules]
-    for module in modules:
-        module.split_first_line = split_first_line
+    def split_first_line(*args, **kwargs):
+        layout, *rest = remembered_line(*args, **kwargs)
+        return (_copy(layout), *rest)
+
+    # the widths code (preferred) only reads the numbers: it gets the remembered answer itself
+    modules = {inline: split_first_line, preferred: remembered_line}
+    before = {module: module.split_first_line for module in modules}
+    for module, function in modules.items():
+        module.split_first_line = function
     try:
         yield memo
     finally:
-        for module, function in zip(modules, before):
+        for module, function in before.items():
             module.split_first_line = function
+
+
+def _copy(layout):
+    """A layout of its own for a box (``copy.copy``'s result, a fifth of the time): its attributes
+    are replaced, never changed in place, when WeasyPrint sets it up again or sets its text."""
+    clone = object.__new__(type(layout))
+    clone.__dict__.update(layout.__dict__)
+    return clone
