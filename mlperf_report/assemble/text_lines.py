@@ -1,11 +1,11 @@
 """Printing the page's text without breaking the same line twice.
 
 WeasyPrint breaks a run of text into lines with ``split_first_line``, a Pango layout of its own per
-call, and asks the same question again and again while a page prints: a table measures each cell's
-narrowest and widest layout and then lays the cell out ("closed", "scored", "10 / 10 / 10" in
-hundreds of cells), and the notes' two columns are laid out once per trial height until they are
-balanced. Two thirds of a Training v1.0 report's calls were repeats (same text, same style, same
-width), about a sixth of printing the exhibits in English and a third in Chinese.
+call, and asks the same question again and again while a page prints: a table's widths code breaks
+each cell's text at every opportunity several times over before the cell is laid out, and the
+notes' two columns are laid out again at each trial height until they are balanced. Of a Training
+v1.0 report's calls, three in five were repeats (same text, same style, same width and line
+position); repeats were a sixth of the time printing the exhibits in English, a third in Chinese.
 
 While a page prints, the answers are remembered: the same text in the same style object at the same
 width and line position is broken once. A remembered answer hands out a copy of its layout each
@@ -65,8 +65,8 @@ def remembered() -> Iterator[dict]:
 
 
 def _copy(layout):
-    """A layout of its own for a box (``copy.copy``'s result, a fifth of the time): its attributes
-    are replaced, never changed in place, when WeasyPrint sets it up again or sets its text."""
+    """A layout of its own for a box (what ``copy.copy`` makes, without its generic machinery): its
+    attributes are replaced, never changed in place, when WeasyPrint sets it up again or sets its text."""
     clone = object.__new__(type(layout))
     clone.__dict__.update(layout.__dict__)
     return clone
