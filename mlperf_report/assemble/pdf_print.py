@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print_tables
+from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print_tables, text_lines
 from mlperf_report.assemble.page import FontFace, page_fonts, render_page
 from mlperf_report.assemble.sections import Section
 from mlperf_report.core.atomic import atomic_open
@@ -52,7 +52,7 @@ def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None)
     from weasyprint.text.fonts import FontConfiguration
 
     document = HTML(string=html, url_fetcher=_fetcher(resources or {}), media_type="print")
-    with _fixed_font_timestamps(), chart_letters.remembered():
+    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered():
         return document.write_pdf(font_config=FontConfiguration(), optimize_images=False)
 
 
@@ -67,7 +67,7 @@ def shortest_that_fits(make_html: Callable[[int], str], most: int, pages: int = 
         return HTML(string=make_html(n), url_fetcher=_fetcher({}), media_type="print").render(
             font_config=FontConfiguration(), optimize_images=False)
 
-    with _fixed_font_timestamps(), chart_letters.remembered():
+    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered():
         best = laid_out(most)
         if len(best.pages) > pages:
             low, high, best = 1, most - 1, None
