@@ -16,8 +16,9 @@ The gates (``CHECKED``: distribution -> [first, last] version checked, inclusive
 - ``python``: a process pool's workers (``ProcessPoolExecutor._processes``: ``processes.terminate_pool``);
   public path: ``terminate_workers`` (3.14), else a shutdown that waits for the running tasks.
 
-Two reaches checked elsewhere keep their own gate beside the code they speed up: matplotlib's text
-layout (``analysis.measured_text.CHECKED``) and WeasyPrint's line breaking (``assemble.chart_letters``).
+Three reaches checked elsewhere keep their own gate beside the code they speed up: matplotlib's text
+layout (``analysis.measured_text.CHECKED``) and WeasyPrint's line breaking, of the charts' letters
+(``assemble.chart_letters``) and of the page's text (``assemble.text_lines``).
 """
 
 from __future__ import annotations
