@@ -213,9 +213,20 @@ def _exporter_class():
             resources = self._init_resources(resources)
             self.register_filter("filter_data_type", WidgetsDataTypeFilter(
                 notebook_metadata=self._nb_metadata, parent=self, resources=resources))
-            return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return _CHARACTER_REFERENCE.sub(_as_character, html), resources
 
     return SectionExporter
+
+
+#: A character reference (``&#x27;``, ``&nbsp;``): the pass written them out as the characters they
+#: stand for (but ``&``, ``<``, ``>``, ``"``), which the print's line breaking (``print_tables``) counts.
+_CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _as_character(match: re.Match) -> str:
+    character = html_unescape(match.group(0))
+    return match.group(0) if character in ('&', '<', '>', '"') or character == match.group(0) else character
 
 
 def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section:
