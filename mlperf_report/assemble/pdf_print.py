@@ -58,8 +58,10 @@ def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None)
 
 def shortest_that_fits(make_html: Callable[[int], str], most: int, pages: int = 1) -> bytes:
     """The PDF of ``make_html(n)`` for the largest ``n`` (1 ≤ n ≤ ``most``) whose layout takes at
-    most ``pages`` pages, found by halving (a one-page brief with seven claims: three layouts, not
-    seven); ``make_html(1)`` when none fits."""
+    most ``pages`` pages; ``make_html(1)`` when none fits. All ``most`` first; when they do not fit,
+    the page's marked parts measured in that layout guess ``n`` (``page_fit.guess``), and layouts of
+    ``n`` and the next one tell (a brief of five to eight claims: three layouts, where halving took
+    four); by halving when the page marks no part."""
     from weasyprint import HTML
     from weasyprint.text.fonts import FontConfiguration
 
@@ -70,16 +72,41 @@ def shortest_that_fits(make_html: Callable[[int], str], most: int, pages: int = 
     with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered():
         best = laid_out(most)
         if len(best.pages) > pages:
-            low, high, best = 1, most - 1, None
-            while low <= high:
-                middle = (low + high) // 2
-                document = laid_out(middle)
-                if len(document.pages) <= pages:
-                    best, low = document, middle + 1
-                else:
-                    high = middle - 1
-            best = best or laid_out(1)
+            best = _fewer(laid_out, best, most, pages)
         return best.write_pdf()
+
+
+def _fewer(laid_out: Callable, full, most: int, pages: int):
+    """The layout of the largest ``n`` < ``most`` that fits in ``pages`` (``full``: the layout of all
+    ``most``, which does not), else of 1: from the guess up while the next fits, or down until one
+    fits (the same ``n`` as halving: fewer parts never take more pages)."""
+    from mlperf_report.assemble import page_fit
+
+    fits = lambda document: len(document.pages) <= pages  # noqa: E731
+    n = page_fit.guess(full, most, pages)
+    if n is None:
+        return _largest(laid_out, 1, most - 1, fits) or laid_out(1)
+    best = laid_out(n)
+    if fits(best):
+        while n + 1 < most and fits(document := laid_out(n + 1)):
+            best, n = document, n + 1
+        return best
+    while n > 1 and not fits(best := laid_out(n - 1)):
+        n -= 1
+    return best
+
+
+def _largest(laid_out: Callable, low: int, high: int, fits: Callable):
+    """The layout of the largest ``n`` in ``low``..``high`` that ``fits``, by halving; None if none."""
+    best = None
+    while low <= high:
+        middle = (low + high) // 2
+        document = laid_out(middle)
+        if fits(document):
+            best, low = document, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
 @contextlib.contextmanager

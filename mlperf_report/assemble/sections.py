@@ -179,9 +179,8 @@ def fetched_urls(html: str) -> list[str]:
 @functools.cache
 def exporter():
     """nbconvert's HTML exporter with the report's template, made once per process."""
-    from nbconvert import HTMLExporter
+    exporter = _exporter_class()(
 
-    exporter = HTMLExporter(
         template_name="report",
         extra_template_basedirs=[str(paths.TEMPLATES / "nbconvert")],
         exclude_input=True,
@@ -192,6 +191,42 @@ def exporter():
     exporter.register_filter("shift_headings", shift_headings)
     exporter.register_filter("strip_scripts", strip_scripts)
     return exporter
+
+
+@functools.cache
+def _exporter_class():
+    """``HTMLExporter`` without its last pass: parsing the page it made with BeautifulSoup to give an
+    ``alt`` to images without one and a ``tabindex`` to JupyterLab's cells, and writing it out again,
+    was four fifths of a section's conversion (Training v1.0: 0.16 of 0.19 s a language). The report's
+    template gives every image its ``alt`` and has no such cells, so the pass changed nothing but how
+    the same elements were written (attribute order, ``<img/>``, blank lines)."""
+    from nbconvert import HTMLExporter
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from nbconvert.filters.highlight import Highlight2HTML
+    from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    class SectionExporter(HTMLExporter):
+        def from_notebook_node(self, nb, resources=None, **kw):  # HTMLExporter's, up to its soup
+            info = nb.metadata.get("language_info", {})
+            self.register_filter("highlight_code", self.filters.get("highlight_code", Highlight2HTML(
+                pygments_lexer=info.get("pygments_lexer", info.get("name")), parent=self)))
+            resources = self._init_resources(resources)
+            self.register_filter("filter_data_type", WidgetsDataTypeFilter(
+                notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+            html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+            return _CHARACTER_REFERENCE.sub(_as_character, html), resources
+
+    return SectionExporter
+
+
+#: A character reference (``&#x27;``, ``&nbsp;``): the pass written them out as the characters they
+#: stand for (but ``&``, ``<``, ``>``, ``"``), which the print's line breaking (``print_tables``) counts.
+_CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+def _as_character(match: re.Match) -> str:
+    character = html_unescape(match.group(0))
+    return match.group(0) if character in ('&', '<', '>', '"') or character == match.group(0) else character
 
 
 def notebook_section(nb: nbformat.NotebookNode, lang: str, stem: str) -> Section:

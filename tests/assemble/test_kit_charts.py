@@ -60,3 +60,24 @@ def test_a_debut_card_shows_its_figure_large_and_a_host_share_card_its_two_bars(
     assert mine in svg and re.search(r">\s*58\s*<", svg) and re.search(r">\s*35\s*<", svg)  # 58 of 93: 35 others
     assert cards.files(made) == tuple(f"cards/{i:02d}-{stem}.{lang}.{ext}" for i, stem in
                                       ((1, "generation-debut-resnet"), (2, "ecosystem-host-share")) for ext in ("png", "svg"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant"])
+def test_a_deck_chart_laid_out_before_it_is_saved_is_the_same_png_as_savefigs_own_layout(lang):
+    """``claim_png`` runs the figure's layout itself and saves it with no engine (one walk of the
+    figure fewer): the bytes are those of ``savefig`` laying the figure out, for each claim."""
+    import matplotlib.figure
+
+    from mlperf_report.analysis import style
+    from mlperf_report.assemble import kit_charts
+
+    made = kit(lang)
+    size = slides.CHART
+    for claim in made.cited:
+        with style.house_style(lang):
+            fig = matplotlib.figure.Figure(figsize=(size.width, size.height), dpi=size.dpi)
+            claim_charts.draw(ax=fig.subplots(), lang=lang, fontsize=size.fontsize, **kit_charts._options(claim, lang))
+            assert fig.get_layout_engine() is not None  # what laid_out takes over
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=size.dpi, metadata={"Software": None})
+        assert kit_charts.claim_png(claim, lang, size.width, size.height, size.dpi, size.fontsize) == buffer.getvalue()

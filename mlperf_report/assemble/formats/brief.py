@@ -72,9 +72,11 @@ def brand_css(brand) -> str:
 
 
 def _numbered(claims) -> list[dict]:
-    """Each claim with its note's number; a claim that cites no result has no note."""
+    """Each claim with its note's number (a claim that cites no result has no note) and its place
+    (what its bullet and note are marked with for ``page_fit``)."""
     out, number = [], 0
-    for claim in claims:
+    for position, claim in enumerate(claims, start=1):
         number += bool(claim.cites)
-        out.append({"text": claim.text, "note": claim.note, "number": number if claim.cites else None})
+        out.append({"text": claim.text, "note": claim.note, "number": number if claim.cites else None,
+                    "position": position})
     return out
