@@ -14,7 +14,10 @@ The gates (``CHECKED``: distribution -> [first, last] version checked, inclusive
   ``_index_olympic_average``: ``suites.training.power``); public path: the same arithmetic transcribed
   (``suites.training.power_arith``);
 - ``python``: a process pool's workers (``ProcessPoolExecutor._processes``: ``processes.terminate_pool``);
-  public path: ``terminate_workers`` (3.14), else a shutdown that waits for the running tasks.
+  public path: ``terminate_workers`` (3.14), else a shutdown that waits for the running tasks;
+- ``nbconvert``: ``HTMLExporter.from_notebook_node`` re-done without its BeautifulSoup pass
+  (``_init_resources``, ``_nb_metadata``: ``assemble.sections``); public path: ``HTMLExporter``
+  itself (the same elements, written out once more).
 
 Three reaches checked elsewhere keep their own gate beside the code they speed up: matplotlib's text
 layout (``analysis.measured_text.CHECKED``) and WeasyPrint's line breaking, of the charts' letters
@@ -32,6 +35,7 @@ CHECKED = {
     "python-pptx": ("1.0.0", "1.0.2"),
     "mlperf-logging": ("4.1.0", "4.1.68"),
     "python": ("3.11.0", "3.13.99"),
+    "nbconvert": ("7.17.2", "7.17.2"),
 }
 
 

@@ -31,3 +31,16 @@ def test_a_section_is_the_html_nbconverts_exporter_writes_parsed_and_written_aga
         assert "<img" in ours and str(BeautifulSoup(ours, features="html.parser")) == theirs
         made.append(ours)
     assert "MLCommons' checker &amp; 5 &lt; 6" in made[0] and "focus's" in made[0] and "&#x27;" not in made[0]
+
+
+def test_on_an_nbconvert_it_was_not_checked_with_the_exporter_is_nbconverts_own(monkeypatch):
+    from mlperf_report.core import compat
+
+    monkeypatch.setitem(compat.CHECKED, "nbconvert", ("0.0.1", "0.0.2"))
+    sections._exporter_class.cache_clear()
+    try:
+        assert sections._exporter_class() is HTMLExporter
+    finally:
+        monkeypatch.undo()
+        sections._exporter_class.cache_clear()
+    assert sections._exporter_class() is not HTMLExporter  # this machine's nbconvert was checked
