@@ -155,7 +155,7 @@ LEGEND_COLUMNS = 28
 def legend_below(ax, *, fontsize: float = 6.5, width_pt: float = 440.0) -> None:
     """The axes' legend under the whole figure, in the room the layout makes for it (a legend
     hung below the axes by hand printed over the axis title in Chinese), names shortened, as many
-    columns as the longest name lets fit in ``width_pt``."""
+    columns as the longest name lets fit in ``width_pt``; marked for ``layout``, which makes that room."""
     handles, labels = ax.get_legend_handles_labels()
     if ax.get_legend() is not None:
         ax.get_legend().remove()
@@ -164,7 +164,10 @@ def legend_below(ax, *, fontsize: float = 6.5, width_pt: float = 440.0) -> None:
     labels = [short_label(text, LEGEND_COLUMNS) for text in labels]
     widest = max(columns(text) for text in labels) * fontsize * 0.6 + 3 * fontsize  # marker and gap
     ncol = int(max(1, min(4, width_pt // widest, len(labels))))
-    ax.figure.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=fontsize, frameon=False)
+    from mlperf_report.analysis import layout
+
+    layout.below(ax.figure.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=fontsize,
+                                  frameon=False))
 
 
 def height_with_legend(base: float, entries: int) -> float:

@@ -17,7 +17,7 @@ def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: flo
     a chart drawn before from the same inputs is read back from the memo (``chart_memo``). A
     ``colours`` option (key -> colour) is drawn as placeholders and painted afterwards (``paint``),
     so the memo serves every focus whose chart differs only in colour."""
-    from mlperf_report.analysis import chart_memo, measured_text, paint
+    from mlperf_report.analysis import chart_memo, marker_copies, measured_text, paint
     from mlperf_report.analysis.chart_text import chart_value
 
     options = {key: chart_value(value) for key, value in options.items()}  # submitters' text, drawable
@@ -29,7 +29,7 @@ def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: flo
     key = chart_memo.chart_key(draw, lang=lang, rows=rows, height=height, options=options)
     svg = chart_memo.recall(key)
     if svg is None:
-        with style.house_style(lang), measured_text.remembered():
+        with style.house_style(lang), measured_text.remembered(), marker_copies.shallow():
             fig = style.figure(rows, height=height)
             draw(ax=fig.subplots(), lang=lang, **options)
             svg = style.to_svg(fig)

@@ -222,18 +222,20 @@ def to_svg(fig) -> str:
     The layout runs here rather than inside ``savefig``: with a layout engine, ``savefig`` first
     walks the whole figure once without drawing only to run the layout, then draws it. Running the
     layout as that walk does (an SVG canvas measuring the text, the figure at the 72 dpi SVG is
-    measured at) and saving with no engine gives the same bytes for one walk fewer."""
+    measured at) and saving with no engine gives the same bytes for one walk fewer. A chart of one
+    plot is laid out by ``layout`` (its decorations measured once), any other by constrained layout."""
     import matplotlib as mpl
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
-    from mlperf_report.analysis import measured_text
+    from mlperf_report.analysis import layout, measured_text
 
     with measured_text.remembered():  # each label measured once per kernel, not once per renderer
         engine = fig.get_layout_engine()
         if engine is not None:
             FigureCanvasSVG(fig)  # the figure's canvas from now on: text measured as the SVG writer does
             dpi, fig.dpi = fig.dpi, 72
-            engine.execute(fig)
+            if not layout.lay_out(fig):  # a chart of one plot: its margins measured once (``layout``)
+                engine.execute(fig)
             fig.dpi = dpi
             # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
             with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):

@@ -120,6 +120,7 @@ def time_to_train(data: pd.DataFrame, *, colours: dict | None = None, benchmark:
 
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+        ax.xaxis.set_minor_locator(ticker.NullLocator())  # never shown, yet laid out at every measuring
         ax.set_xlim(low / 2, high * 1.3)
     else:
         ax.set_xlim(0, high * 1.04)

@@ -161,3 +161,19 @@ def test_energy_to_train_bars_only_results_with_power_least_first(ax):
     assert [t.get_text() for t in ax.get_yticklabels()] == ["Acme B", "Dell A"]
     assert ax.get_xlabel() == "訓練耗能（百萬焦耳，越低越好）"
     assert len(charts.energy_rows(data.drop(columns="energy_j"))) == 0
+
+
+def test_a_wide_time_to_train_chart_is_log_scaled_with_no_minor_ticks(v10):
+    """Minor ticks are never shown in the house style, yet each was made and laid out at every
+    measuring (thirty to fifty a wide chart): none are made, and the chart shows the same."""
+    from matplotlib import ticker
+
+    data = metrics.scored(v10, benchmark="bert")
+    data = data.assign(score_min=[1.0 * 40 ** i for i in range(len(data))])  # past WIDE_RANGE
+    with style.house_style("en"):
+        fig = style.figure(len(data))
+        ax = fig.subplots()
+        charts.time_to_train(data, benchmark="BERT", ax=ax)
+        svg = style.to_svg(fig)
+    assert ax.get_xscale() == "log" and isinstance(ax.xaxis.get_minor_locator(), ticker.NullLocator)
+    assert len(ax.xaxis.minorTicks) <= 1 and svg.count('<g id="xtick_') <= len(ax.xaxis.get_majorticklocs())
