@@ -8,12 +8,19 @@ measurement: the decorations' tight box at the default position, the figure's pa
 legends' height under it. Only where the axes' ticks did change once moved (a log axis given
 another number of ticks) is it measured again, as constrained layout would. Any other figure
 (a suptitle, two axes, a legend elsewhere) is left to constrained layout, unchanged.
+
+It measures with the figure's renderer as constrained layout does, through a private call
+(``Figure._get_renderer``), so only on the matplotlib versions it was checked against
+(:data:`CHECKED`); on any other every chart is left to constrained layout (a public path, two
+measurements).
 """
 
 from __future__ import annotations
 
 import weakref
 
+#: matplotlib versions this was checked against (``Figure._get_renderer``; the tests' margins).
+CHECKED = ("3.11.2",)
 _BELOW: weakref.WeakSet = weakref.WeakSet()  # figure legends at "outside lower center"
 
 
@@ -28,10 +35,11 @@ def lay_out(fig) -> bool:
     """Place the one axes of ``fig`` as constrained layout would, measuring its decorations once
     (twice if its ticks changed when moved); False, with nothing changed, for a figure this does not
     know, which constrained layout then lays out. Run it where the figure is measured for saving."""
+    import matplotlib as mpl
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     engine = fig.get_layout_engine()
-    if not isinstance(engine, ConstrainedLayoutEngine) or not _one_plot(fig, engine):
+    if mpl.__version__ not in CHECKED or not isinstance(engine, ConstrainedLayoutEngine) or not _one_plot(fig, engine):
         return False
     (ax,) = fig.axes
     renderer = fig._get_renderer()  # the renderer constrained layout measures with

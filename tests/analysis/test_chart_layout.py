@@ -122,3 +122,15 @@ def test_a_figure_it_does_not_know_is_left_to_constrained_layout():
         fig.suptitle("")
         ax.figure.legend(*ax.get_legend_handles_labels(), loc="upper right")  # a legend not ``below``
         assert layout.lay_out(fig) is False
+
+
+def test_on_a_matplotlib_it_was_not_checked_with_every_chart_is_left_to_constrained_layout(monkeypatch):
+    monkeypatch.setattr(layout, "CHECKED", ())
+    with style.house_style("en"):
+        fig = style.figure()
+        ax = fig.subplots()
+        ax.plot([1, 2], [3, 4])
+        before = ax.get_position().bounds
+        assert layout.lay_out(fig) is False and ax.get_position().bounds == before
+        monkeypatch.undo()
+        assert layout.lay_out(fig) is True  # the same figure, on this machine's (checked) matplotlib
