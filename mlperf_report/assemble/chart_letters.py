@@ -21,6 +21,8 @@ import contextlib
 import math
 from typing import Iterator
 
+from mlperf_report.assemble import stand_in
+
 #: WeasyPrint versions whose SVG text code this was checked against (same PDF bytes, see the tests).
 CHECKED = ("70.0",)
 
@@ -28,14 +30,15 @@ CHECKED = ("70.0",)
 @contextlib.contextmanager
 def remembered() -> Iterator[dict]:
     """For the ``with`` block: SVG text measured once per text, face and size; yields the memo."""
-    import weasyprint
     from weasyprint.text import line_break
 
-    memo: dict = {}
-    if weasyprint.__version__ not in CHECKED:
+    with stand_in.standing_in("split_first_line", CHECKED,
+                              lambda memo: {line_break: _remembering(memo, line_break.split_first_line)}) as memo:
         yield memo
-        return
-    original = line_break.split_first_line
+
+
+def _remembering(memo: dict, original):
+    """``original`` (WeasyPrint's ``split_first_line``), its SVG text measurements kept in ``memo``."""
 
     def split_first_line(text, style, context, max_width, justification_spacing, is_line_start=True,
                          minimum=False):
@@ -47,11 +50,7 @@ def remembered() -> Iterator[dict]:
             _keep_active(measured[0], style)
         return memo[key]
 
-    line_break.split_first_line = split_first_line
-    try:
-        yield memo
-    finally:
-        line_break.split_first_line = original
+    return split_first_line
 
 
 def _keep_active(layout, style) -> None:

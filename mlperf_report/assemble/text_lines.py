@@ -22,6 +22,8 @@ from __future__ import annotations
 import contextlib
 from typing import Iterator
 
+from mlperf_report.assemble import stand_in
+
 #: WeasyPrint versions whose layout code this was checked against (same PDF bytes, see the tests).
 CHECKED = ("70.0",)
 
@@ -29,13 +31,16 @@ CHECKED = ("70.0",)
 @contextlib.contextmanager
 def remembered() -> Iterator[dict]:
     """For the ``with`` block: each line of the page's text broken once; yields the memo."""
-    import weasyprint
+    with stand_in.standing_in("split_first_line", CHECKED, _replacements) as memo:
+        yield memo
+
+
+def _replacements(memo: dict) -> dict:
+    """The layout modules' ``split_first_line``, its answers kept in ``memo``: the widths code
+    (``preferred``) only reads the numbers and gets the remembered answer itself; the line layout
+    (``inline``) a copy of its own."""
     from weasyprint.layout import inline, preferred
 
-    memo: dict = {}
-    if weasyprint.__version__ not in CHECKED:
-        yield memo
-        return
     original = inline.split_first_line
 
     def remembered_line(text, style, context, max_width, justification_spacing, is_line_start=True,
@@ -52,16 +57,7 @@ def remembered() -> Iterator[dict]:
         layout, *rest = remembered_line(*args, **kwargs)
         return (_copy(layout), *rest)
 
-    # the widths code (preferred) only reads the numbers: it gets the remembered answer itself
-    modules = {inline: split_first_line, preferred: remembered_line}
-    before = {module: module.split_first_line for module in modules}
-    for module, function in modules.items():
-        module.split_first_line = function
-    try:
-        yield memo
-    finally:
-        for module, function in before.items():
-            module.split_first_line = function
+    return {inline: split_first_line, preferred: remembered_line}
 
 
 def _copy(layout):
