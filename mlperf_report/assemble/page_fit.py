@@ -6,9 +6,17 @@ A page marks each part it may leave out with ``data-fit="k"`` (``templates/brief
 claim's bullet and its note); parts are left out from the highest ``k`` down. Leaving a part out
 takes its margin box's height off the page's flow (margins between the parts do not collapse into
 one another: the brief's bullets and notes have bottom margins only), so one layout of every part
-gives the height of the flow with any first ``n`` of them."""
+gives the height of the flow with any first ``n`` of them.
+
+It reads the layout's page boxes (``Page._page_box``, a private name of WeasyPrint's), so only on the
+WeasyPrint versions it was checked against (:data:`CHECKED`); on any other there is no guess and
+``shortest_that_fits`` halves, as it did before (one layout more, the same brief)."""
 
 from __future__ import annotations
+
+#: WeasyPrint versions whose page boxes this was checked against (the guesses' tests).
+CHECKED = ("70.0",)
+
 
 def part_heights(document) -> tuple[float, dict[int, float]]:
     """``document``'s (a WeasyPrint layout) flow height summed over its pages, and each marked part's
@@ -40,6 +48,10 @@ def guess(document, most: int, pages: int = 1) -> int | None:
     """From the layout of all ``most`` parts: the largest ``n`` (1 ≤ n < ``most``) whose flow should
     fit in ``pages`` pages; None when the page marks no part. A guess: the flow of a layout over
     several pages counts each page's room down to the break, within a few lines of what it holds."""
+    import weasyprint
+
+    if weasyprint.__version__ not in CHECKED:
+        return None
     flow, parts = part_heights(document)
     if not parts:
         return None

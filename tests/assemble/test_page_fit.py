@@ -57,3 +57,13 @@ def test_seven_parts_of_which_four_fit_take_three_layouts():
     assert largest_fitting(make, 7) == 4
     pdf = pdf_print.shortest_that_fits(lambda n: (made.append(n), make(n))[1], 7)
     assert made == [7, 4, 5] and pdf == pdf_print.shortest_that_fits(lambda n: make(4), 1)
+
+
+def test_on_a_weasyprint_it_was_not_checked_with_the_page_is_found_by_halving(monkeypatch):
+    from mlperf_report.assemble import page_fit
+
+    monkeypatch.setattr(page_fit, "CHECKED", ())
+    made = []
+    make = page([2] * 7)
+    pdf = pdf_print.shortest_that_fits(lambda n: (made.append(n), make(n))[1], 7)
+    assert made == [7, 3, 5, 4] and pdf == pdf_print.shortest_that_fits(lambda n: make(4), 1)
