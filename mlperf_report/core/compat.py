@@ -19,9 +19,11 @@ The gates (``CHECKED``: distribution -> [first, last] version checked, inclusive
   (``_init_resources``, ``_nb_metadata``: ``assemble.sections``); public path: ``HTMLExporter``
   itself (the same elements, written out once more).
 
-Three reaches checked elsewhere keep their own gate beside the code they speed up: matplotlib's text
-layout (``analysis.measured_text.CHECKED``) and WeasyPrint's line breaking, of the charts' letters
-(``assemble.chart_letters``) and of the page's text (``assemble.text_lines``).
+Reaches checked elsewhere keep their own gate (``CHECKED``) beside the code they speed up:
+matplotlib's text layout (``analysis.measured_text``), its renderer for a one-pass chart layout
+(``analysis.layout``) and its marker copies (``analysis.marker_copies``); WeasyPrint's line
+breaking, of the charts' letters (``assemble.chart_letters``) and of the page's text
+(``assemble.text_lines``), and its page boxes (``assemble.page_fit``).
 """
 
 from __future__ import annotations
