@@ -38,8 +38,16 @@ def _number(value: object) -> float | None:
 
 
 def _per_second(count: object, duration_ns: float | None) -> float | None:
+    """``count`` over the duration, per second; a rate too large to be a number (a count near the
+    float's limit over a duration near zero) is an error of the file, never an infinite score."""
     count = _number(count)
-    return count / (duration_ns / NS_PER_S) if count is not None and duration_ns else None
+    if count is None or not duration_ns:
+        return None
+    rate = count / (duration_ns / NS_PER_S)
+    if not limits.finite(rate):
+        raise EndpointsError(f"result_summary.json: {count:g} over {duration_ns:g} ns is not a finite rate; "
+                             "check duration_ns and the counts")
+    return rate
 
 
 def _p99(block: object) -> float | None:
