@@ -29,7 +29,8 @@ def chart_svg(draw: Callable, *, lang: str, rows: int | None = None, height: flo
     key = chart_memo.chart_key(draw, lang=lang, rows=rows, height=height, options=options)
     svg = chart_memo.recall(key)
     if svg is None:
-        with style.house_style(lang), measured_text.remembered(), marker_copies.shallow():
+        with style.house_style(lang), measured_text.remembered(), marker_copies.shallow(), \
+                paint.drawing_with(neutral if colours is not None else {}):
             fig = style.figure(rows, height=height)
             draw(ax=fig.subplots(), lang=lang, **options)
             svg = style.to_svg(fig)

@@ -181,12 +181,30 @@ def text_on(colour) -> str:
     or black, whichever contrasts more with it (WCAG), so a brand's light primary gets dark text."""
     import matplotlib.colors as mcolors
 
+    from mlperf_report.analysis import paint
+
     hexed = mcolors.to_hex(colour).lower()
+    if paint.text_placeholder(hexed):  # a bar painted later (``paint``): its text is painted with it
+        return paint.text_placeholder(hexed)
     if hexed in HOUSE_WHITE_TEXT:
         return LIGHT_TEXT
     if hexed in _HOUSE_COLOURS:
         return DARK_TEXT
     return LIGHT_TEXT if contrast(LIGHT_TEXT, hexed) > contrast(DARK_TEXT, hexed) else DARK_TEXT
+
+
+#: The colour of text on the focus's bars in a chart drawn before the brand is known: white to the
+#: eye (the house's choice on its focus colour), told apart so that :func:`recolour` gives it the
+#: colour of text on the brand's primary instead (black on a light one).
+FOCUS_TEXT = "#fffffe"
+
+
+def text_on_painted(colour) -> str:
+    """The colour of text on a bar painted ``colour`` (``paint.repaint``): :func:`text_on`, but on
+    the house focus colour :data:`FOCUS_TEXT`, which a brand's recolouring turns with the bar."""
+    import matplotlib.colors as mcolors
+
+    return FOCUS_TEXT if mcolors.to_hex(colour).lower() == _HOUSE_FOCUS else text_on(colour)
 
 
 def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
@@ -195,16 +213,21 @@ def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
     return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= READABLE else ink
 
 
-_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + FOCUS_COLOR, re.DOTALL | re.IGNORECASE)
+_HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
+_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + _HOUSE_FOCUS + "|" + FOCUS_TEXT, re.DOTALL | re.IGNORECASE)
 
 
 def recolour(svg: str, colour: str | None) -> str:
-    """A chart drawn in the house focus colour with ``colour`` (a brand's primary) in its place: the
-    notebooks' charts and the memo's stay brand-free, the brand is applied where the report is
-    assembled. Comments (labels' text) are left as they are."""
-    if not colour or colour.lower() == FOCUS_COLOR:
+    """A chart drawn in the house focus colour with ``colour`` (a brand's primary) in its place, and
+    the text on its bars (:data:`FOCUS_TEXT`) in the colour of text on ``colour``: the notebooks'
+    charts and the memo's stay brand-free, the brand is applied where the report is assembled.
+    Comments (labels' text) are left as they are."""
+    import matplotlib.colors as mcolors
+
+    if not colour or colour.lower() == _HOUSE_FOCUS:
         return svg
-    return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else colour.lower(), svg)
+    final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower()}
+    return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
 
 
 def figure(rows: int | None = None, *, height: float | None = None):

@@ -94,3 +94,47 @@ def test_a_figure_printed_large_reads_on_white_whatever_the_brand_s_colour(colou
         chosen = style.figure_colour(mine)
         assert style.contrast(chosen, "white") >= 3
         assert chosen == (colour if mine and style.contrast(colour, "white") >= 3 else "#1f2933")
+
+
+def _long_bars(ax, lang, colours, **_):
+    """Two bars that nearly fill the axis: their values are written inside them."""
+    from mlperf_report.analysis import axes
+
+    bars = ax.barh(["focus", "baseline"], [9.7, 9.3], color=[colours["focus"], colours["baseline"]])
+    ax.set_xlim(0, 10.2)
+    axes.value_labels(ax, bars, lambda value: f"{value:g}")
+
+
+def _fills(svg: str) -> list[str]:
+    import re
+
+    return re.findall(r"fill: ?(#[0-9a-f]{6})", svg)
+
+
+def _value_colour(svg: str, value: str) -> str:
+    """The colour of the value label ``value`` (matplotlib writes the text as a comment, then its glyphs)."""
+    import re
+
+    return re.search(rf"<!-- {re.escape(value)} -->\s*<g style=\"fill: (#[0-9a-f]{{6}})", svg).group(1)
+
+
+@pytest.mark.parametrize("brand, text", [(None, style.FOCUS_TEXT), ("#ffe135", "#000000"), ("#1a237e", "#ffffff")])
+def test_a_value_inside_the_focus_bar_is_written_in_the_colour_that_reads_on_it_brand_or_not(brand, text):
+    from mlperf_report.analysis import outputs
+
+    svg = outputs.chart_svg(_long_bars, lang="en", colours={"focus": style.FOCUS_COLOR, "baseline": style.BASELINE_COLOR})
+    assert not [f for f in _fills(svg) if f.startswith(("#fe", "#fd"))]  # every placeholder painted
+    assert _value_colour(svg, "9.7") == style.FOCUS_TEXT and _value_colour(svg, "9.3") == "#ffffff"
+    shown = style.recolour(svg, brand)
+    assert _value_colour(shown, "9.7") == text and _value_colour(shown, "9.3") == "#ffffff"  # the baseline's: the house's
+    if brand:
+        assert brand in _fills(shown) and style.FOCUS_COLOR not in _fills(shown)
+
+
+def test_a_brand_colour_that_looks_like_a_placeholder_is_a_colour_outside_a_painted_drawing():
+    from mlperf_report.analysis import paint
+
+    assert paint.text_placeholder("#fe6a00") is None  # a brand's orange, drawn by the kit directly
+    with paint.drawing_with(paint.placeholders(["a", "b"])):
+        assert paint.text_placeholder("#fe0002") == "#fd0002" and paint.text_placeholder("#fe6a00") is None
+    assert style.text_on("#fe6a00") in (style.LIGHT_TEXT, style.DARK_TEXT)
