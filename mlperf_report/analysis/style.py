@@ -207,26 +207,39 @@ def text_on_painted(colour) -> str:
     return FOCUS_TEXT if mcolors.to_hex(colour).lower() == _HOUSE_FOCUS else text_on(colour)
 
 
-def figure_colour(mine: bool, ink: str = "#1f2933") -> str:
+#: The colour of the focus's own figure printed large in a chart drawn before the brand is known
+#: (the brief's SVG): the house focus colour to the eye, told apart so that :func:`recolour` gives it
+#: the brand's primary where that reads on white, else :data:`INK`.
+FOCUS_FIGURE = "#d1495c"
+#: The colour of a figure printed large that is not the focus's own (``figure_colour``).
+INK = "#1f2933"
+
+
+def figure_colour(mine: bool, ink: str = INK) -> str:
     """A figure printed large on white: in the focus colour for the focus's own where it reads on
-    white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``."""
+    white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``. Drawn in
+    the house colours (a chart a brand recolours later), the focus's own is :data:`FOCUS_FIGURE`."""
+    if mine and ink == INK and FOCUS_COLOR == _HOUSE_FOCUS:
+        return FOCUS_FIGURE
     return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= READABLE else ink
 
 
 _HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
-_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + _HOUSE_FOCUS + "|" + FOCUS_TEXT, re.DOTALL | re.IGNORECASE)
+_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)), re.DOTALL | re.IGNORECASE)
 
 
 def recolour(svg: str, colour: str | None) -> str:
-    """A chart drawn in the house focus colour with ``colour`` (a brand's primary) in its place, and
-    the text on its bars (:data:`FOCUS_TEXT`) in the colour of text on ``colour``: the notebooks'
+    """A chart drawn in the house focus colour with ``colour`` (a brand's primary) in its place, the
+    text on its bars (:data:`FOCUS_TEXT`) in the colour of text on ``colour`` and the focus's figure
+    printed large (:data:`FOCUS_FIGURE`) in ``colour`` where it reads on white, else in :data:`INK`: the notebooks'
     charts and the memo's stay brand-free, the brand is applied where the report is assembled.
     Comments (labels' text) are left as they are."""
     import matplotlib.colors as mcolors
 
     if not colour or colour.lower() == _HOUSE_FOCUS:
         return svg
-    final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower()}
+    final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower(),
+             FOCUS_FIGURE: colour.lower() if contrast(colour, "white") >= READABLE else INK}
     return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
 
 

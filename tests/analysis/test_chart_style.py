@@ -138,3 +138,21 @@ def test_a_brand_colour_that_looks_like_a_placeholder_is_a_colour_outside_a_pain
     with paint.drawing_with(paint.placeholders(["a", "b"])):
         assert paint.text_placeholder("#fe0002") == "#fd0002" and paint.text_placeholder("#fe6a00") is None
     assert style.text_on("#fe6a00") in (style.LIGHT_TEXT, style.DARK_TEXT)
+
+
+def _debut_figure(ax, lang, **_):
+    ax.set_axis_off()
+    ax.text(0.5, 0.5, "10.25", transform=ax.transAxes, fontsize=30, color=style.figure_colour(True))
+    ax.text(0.5, 0.2, "8.5", transform=ax.transAxes, fontsize=30, color=style.figure_colour(False))
+
+
+@pytest.mark.parametrize("brand, colour", [(None, style.FOCUS_FIGURE), ("#ffe135", style.INK), ("#1a237e", "#1a237e")])
+def test_the_focus_s_figure_printed_large_reads_on_white_whatever_the_brand(brand, colour):
+    """The brief's chart is drawn in the house colours and recoloured for the brand: a light brand's
+    primary would leave the focus's large figure unreadable on white (yellow on white), so it is ink."""
+    from mlperf_report.analysis import outputs
+
+    shown = style.recolour(outputs.chart_svg(_debut_figure, lang="en"), brand)
+    assert _value_colour(shown, "10.25") == colour and _value_colour(shown, "8.5") == style.INK
+    with style.branded(brand):  # drawn in the brand (the deck's and the cards' PNGs): the same choice
+        assert mcolors.to_hex(style.figure_colour(True)) == colour
