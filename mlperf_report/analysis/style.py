@@ -155,17 +155,18 @@ def luminance(colour) -> float:
     """WCAG 2's relative luminance of ``colour`` (any matplotlib colour): 0 for black, 1 for white."""
     import matplotlib.colors as mcolors
 
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    from mlperf_report.core import contrast as wcag
 
-    r, g, b = (linear(c) for c in mcolors.to_rgb(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return wcag.luminance(mcolors.to_rgb(colour))
 
 
 def contrast(a, b) -> float:
-    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
-    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
+    """WCAG 2's contrast ratio of two colours (any matplotlib colours), from 1 (the same) to 21."""
+    import matplotlib.colors as mcolors
+
+    from mlperf_report.core import contrast as wcag
+
+    return wcag.ratio(mcolors.to_rgb(a), mcolors.to_rgb(b))
 
 
 #: The house colours a label on a bar is written white on (the focus's and the baseline's); on the

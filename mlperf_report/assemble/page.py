@@ -96,6 +96,8 @@ def brand_style(brand: Brand) -> str:
     colours = {"--accent": brand.primary, "--ink": brand.foreground, "--paper": brand.background}
     rules = [":root { " + " ".join(f"{k}: {v};" for k, v in colours.items() if v) + " }"] if any(colours.values()) else []
     rules += [f"h2 {{ border-bottom-color: {brand.secondary}; }}"] if brand.secondary else []
+    if brand.text_accent and brand.text_accent != brand.primary:  # a light primary: words in the text's colour
+        rules.append(f"a, .cover-round {{ color: {brand.text_accent}; }}")
     rules += font_rules(brand, "h1, h2, h3, h4, .cover-title")
     if brand.base_font:
         # The exhibits' tables, every result of the round in nine columns, are laid out to the page's

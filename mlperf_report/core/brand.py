@@ -72,6 +72,21 @@ class Brand:
         return tuple(p for p in (self.file,) if p is not None and p.is_file()) + logos + fonts
 
     @property
+    def text_accent(self) -> str | None:
+        """The colour of text set in the brand's accent (links, the round's line over a title): the
+        primary where it reads on the page (WCAG's 4.5:1 against the background), else the text's
+        own colour; a light primary (a yellow) stays the charts', the bars' and the rules' colour,
+        never that of words. None without a primary (today's)."""
+        from mlperf_report.core import contrast
+
+        if not self.primary:
+            return None
+        paper = contrast.rgb(self.background or DEFAULT_BACKGROUND)
+        if contrast.ratio(contrast.rgb(self.primary), paper) >= contrast.TEXT:
+            return self.primary
+        return self.foreground or DEFAULT_FOREGROUND
+
+    @property
     def logo_type(self) -> str:
         return LOGO_TYPES.get(self.logo.suffix.lower(), "") if self.logo else ""
 

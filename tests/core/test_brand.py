@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mlperf_report.core import brand as brand_mod
 from mlperf_report.core.brand import NO_BRAND, brand_file, load_brand
@@ -154,3 +156,32 @@ def test_a_logo_that_is_not_the_picture_it_says_is_one_line_and_no_logo(tmp_path
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and "logo.png" in said[0] and "no logo (today's default)" in said[0]
     assert brand.logo is None and brand.logo_bytes() == b"" and brand.primary == GREEN  # the rest kept
+
+
+_HEX6 = st.tuples(*[st.integers(0, 255)] * 3).map(lambda rgb: "#%02x%02x%02x" % rgb)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_HEX6, st.one_of(st.none(), _HEX6))
+def test_words_in_the_brand_s_accent_read_on_its_page_or_are_in_the_text_s_colour(primary, background):
+    from mlperf_report.core import contrast
+    from mlperf_report.core.brand import DEFAULT_BACKGROUND, DEFAULT_FOREGROUND, Brand
+
+    brand = Brand(primary=primary, background=background)
+    paper = contrast.rgb(background or DEFAULT_BACKGROUND)
+    readable = contrast.ratio(contrast.rgb(primary), paper) >= contrast.TEXT
+    assert brand.text_accent == (primary if readable else DEFAULT_FOREGROUND)
+
+
+def test_a_light_primary_is_the_charts_colour_and_never_a_word_s():
+    from mlperf_report.assemble.formats import brief
+    from mlperf_report.assemble.page import brand_style
+    from mlperf_report.core.brand import Brand
+
+    yellow = Brand(primary="#ffd60a", foreground="#222222")
+    assert yellow.text_accent == "#222222" and ".round { color: #222222; }" in brief.brand_css(yellow)
+    assert "--accent: #ffd60a;" in brand_style(yellow) and "a, .cover-round { color: #222222; }" in brand_style(yellow)
+    navy = Brand(primary="#1a237e")
+    assert navy.text_accent == "#1a237e" and ".round { color: #1a237e; }" in brief.brand_css(navy)
+    assert "cover-round" not in brand_style(navy)  # the accent itself reads: report.css's rule holds
+    assert Brand().text_accent is None

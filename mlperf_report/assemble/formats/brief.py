@@ -63,7 +63,7 @@ def brand_css(brand) -> str:
     before the CJK face, its logo at the header's right."""
     from mlperf_report.assemble.page import font_rules
 
-    rules = [f".round {{ color: {brand.primary}; }}"] if brand.primary else []
+    rules = [f".round {{ color: {brand.text_accent}; }}"] if brand.text_accent else []
     rules += [f"html {{ color: {brand.foreground}; }}"] if brand.foreground else []
     rules += font_rules(brand, "h1", fallback='"Noto Sans CJK TC Subset", "DejaVu Sans", sans-serif')
     if brand.logo:

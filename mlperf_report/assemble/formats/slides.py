@@ -130,7 +130,7 @@ def _title_slide(slide, kit) -> None:
     width = WIDTH - 2 * MARGIN
     base, heading = faces(kit.brand)
     _text(slide, kit.mark_title, (MARGIN, 0.7, width, 0.5), largest=20, lang=kit.lang,
-          colour=_hex(kit.brand.primary, ACCENT), font=base)
+          colour=_hex(kit.brand.text_accent, ACCENT), font=base)
     ink = _hex(kit.brand.foreground, INK)
     _text(slide, kit.title + (f" · {kit.focus_name}" if kit.focus_name else ""), (MARGIN, 1.3, width, 0.9),
           largest=32, smallest=14, lang=kit.lang, bold=True, colour=ink, font=heading)
