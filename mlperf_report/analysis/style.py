@@ -185,8 +185,9 @@ def text_on(colour) -> str:
     from mlperf_report.analysis import paint
 
     hexed = mcolors.to_hex(colour).lower()
-    if paint.text_placeholder(hexed):  # a bar painted later (``paint``): its text is painted with it
-        return paint.text_placeholder(hexed)
+    painted_later = paint.text_placeholder(hexed)  # a placeholder's bar: its text is painted with it
+    if painted_later:
+        return painted_later
     if hexed in HOUSE_WHITE_TEXT:
         return LIGHT_TEXT
     if hexed in _HOUSE_COLOURS:
@@ -220,9 +221,16 @@ def figure_colour(mine: bool, ink: str = INK) -> str:
     """A figure printed large on white: in the focus colour for the focus's own where it reads on
     white (WCAG's 3:1 for large text; a brand's light primary does not), else in ``ink``. Drawn in
     the house colours (a chart a brand recolours later), the focus's own is :data:`FOCUS_FIGURE`."""
-    if mine and ink == INK and FOCUS_COLOR == _HOUSE_FOCUS:
+    if not mine:
+        return ink
+    if ink == INK and FOCUS_COLOR == _HOUSE_FOCUS:
         return FOCUS_FIGURE
-    return FOCUS_COLOR if mine and contrast(FOCUS_COLOR, "white") >= READABLE else ink
+    return _large_on_white(FOCUS_COLOR, ink)
+
+
+def _large_on_white(colour: str, ink: str = INK) -> str:
+    """``colour`` for a figure printed large on white where it reads there (:data:`READABLE`), else ``ink``."""
+    return colour if contrast(colour, "white") >= READABLE else ink
 
 
 _HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
@@ -240,7 +248,7 @@ def recolour(svg: str, colour: str | None) -> str:
     if not colour or colour.lower() == _HOUSE_FOCUS:
         return svg
     final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower(),
-             FOCUS_FIGURE: colour.lower() if contrast(colour, "white") >= READABLE else INK}
+             FOCUS_FIGURE: _large_on_white(colour.lower())}
     return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
 
 
@@ -261,25 +269,40 @@ def to_svg(fig) -> str:
     layout as that walk does (an SVG canvas measuring the text, the figure at the 72 dpi SVG is
     measured at) and saving with no engine gives the same bytes for one walk fewer. A chart of one
     plot is laid out by ``layout`` (its decorations measured once), any other by constrained layout."""
-    import matplotlib as mpl
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
-    from mlperf_report.analysis import layout, measured_text
+    from mlperf_report.analysis import measured_text
 
     with measured_text.remembered():  # each label measured once per kernel, not once per renderer
-        engine = fig.get_layout_engine()
-        if engine is not None:
-            FigureCanvasSVG(fig)  # the figure's canvas from now on: text measured as the SVG writer does
-            dpi, fig.dpi = fig.dpi, 72
-            if not layout.lay_out(fig):  # a chart of one plot: its margins measured once (``layout``)
-                engine.execute(fig)
-            fig.dpi = dpi
-            # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
-            with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
-                fig.set_layout_engine(None)
+        laid_out(fig, FigureCanvasSVG, measured_at=72, one_pass=True)
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
+
+
+def laid_out(fig, canvas, *, measured_at: float | None = None, one_pass: bool = False) -> None:
+    """``fig``'s layout run now, on a ``canvas`` (class) of the kind it is saved with, and its engine
+    removed: ``savefig`` with an engine walks the whole figure once without drawing, to run it, then
+    runs it again as it draws; this way it runs once and the figure is drawn once, the same bytes.
+    ``measured_at``: the dpi the saving format measures text at (SVG: 72); ``one_pass``: a chart of
+    one plot laid out by ``layout`` (its decorations measured once), any other by its engine."""
+    import matplotlib as mpl
+
+    from mlperf_report.analysis import layout
+
+    engine = fig.get_layout_engine()
+    if engine is None:
+        return
+    canvas(fig)  # the figure's canvas from now on: text measured as the writer does
+    dpi = fig.dpi
+    if measured_at is not None:
+        fig.dpi = measured_at
+    if not (one_pass and layout.lay_out(fig)):
+        engine.execute(fig)
+    fig.dpi = dpi
+    # no engine at all ("none" leaves a placeholder, for which savefig still walks the figure)
+    with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)
 
 
 def name_order(name: str) -> tuple[str, str]:

@@ -88,32 +88,17 @@ def claim_svg(claim, lang: str, height: float = 2.4) -> str:
 def claim_png(claim, lang: str, width: float, height: float, dpi: int = 200, fontsize: float = 11) -> bytes:
     """The claim's chart as PNG, ``width`` × ``height`` inches at ``dpi`` (2x screen resolution)."""
     import matplotlib.figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from mlperf_report.analysis import style
 
     with style.house_style(lang):
         fig = matplotlib.figure.Figure(figsize=(width, height), dpi=dpi)
         claim_charts.draw(ax=fig.subplots(), lang=lang, fontsize=fontsize, **_options(claim, lang))
-        laid_out(fig)
+        style.laid_out(fig, FigureCanvasAgg)  # laid out once, drawn once: the same pixels (a test compares)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
     return buffer.getvalue()
-
-
-def laid_out(fig) -> None:
-    """The figure's layout run now, on the canvas it is drawn on, and its engine removed: ``savefig``
-    with an engine walks the whole figure once without drawing, to run it, then runs it again as it
-    draws; this way it is run once and the figure drawn once, the same pixels (a test compares)."""
-    import matplotlib as mpl
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    engine = fig.get_layout_engine()
-    if engine is None:
-        return
-    FigureCanvasAgg(fig)
-    engine.execute(fig)
-    with mpl.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
-        fig.set_layout_engine(None)  # none at all: "none" leaves a placeholder, which savefig still walks
 
 
 def rehearse() -> None:
