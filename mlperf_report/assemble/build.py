@@ -87,7 +87,7 @@ def start_reports(plan: Plan, results: list[NotebookResult], *, prices_file: Pat
         return document.ReportRequest(plan.round_id, lang, tuple(r.notebook for r in results), narrative, notes,
                                       round_out, titles[lang], date, default_copy=i == 0, formats=chosen,
                                       make=tuple(stale) if kept and listed_as_before else None,
-                                      share_appendix=share_appendix, kit=kit, data_dir=Path(plan.data_dir),
+                                      share_appendix=share_appendix, give_back=share_appendix, kit=kit, data_dir=Path(plan.data_dir),
                                       prices_file=Path(prices_file), focus=config.focus, brand=branded)
     requests = (request(i, *parts) for i, parts in enumerate(
         _narratives(suite, config, langs, round_out, results, load_prices(prices_file), titles, date)))

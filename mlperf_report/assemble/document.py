@@ -67,6 +67,7 @@ class ReportRequest:
     make: tuple[str, ...] | None = None  # the formats to make this time (the others are up to date); None: all
     cache_dir: Path | None = paths.CACHE / "assemble"
     share_appendix: bool = False        # a batch's: see pdf_print.print_report
+    give_back: bool = True              # the printing's heap given back before the kit draws (Page.printed)
     kit: Kit | None = None              # the lead claims and their charts (assemble.kit)
     data_dir: Path | None = None        # the round's tables, for the workbook
     prices_file: Path | None = None
@@ -106,7 +107,7 @@ def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = 
     listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(kit)))
     page = Page(dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,
                      sections=list(sections), companions=listed, brand=r.brand),
-                own, appendix, r.cache_dir, r.share_appendix, pdf_renderer, timings)
+                own, appendix, r.cache_dir, r.share_appendix, pdf_renderer, timings, r.give_back)
     tables = timed(timings, "tables", lambda: _tables(r)) if any(getattr(f, "uses_tables", False) for f in made) else None
     return Report(r.lang, r.round_id, round_title(r.round_id), r.title, r.date, kit, sections, page, tables,
                   r.default_copy, timings)

@@ -82,3 +82,28 @@ def test_the_document_is_frozen_picklable_and_carries_the_drawings_and_tables(tm
     assert report.tables is None  # no format that uses them was chosen
     again = pickle.loads(pickle.dumps(report))
     assert again.claims[0].drawings == claim.drawings and again.title == "Results"
+
+
+@pytest.mark.parametrize("give_back", [True, False])
+def test_the_printing_heap_is_given_back_only_when_asked(tmp_path, give_back):
+    """A batch's process goes on to other reports and gives the printing's heap back (a full
+    collection) before the kit draws; a single build's process, which exits after its report, does
+    not spend the collection. Automatic collections are off while it prints, so the count of full
+    collections says which happened."""
+    import gc
+
+    import report_fixtures as rf
+
+    notebooks = rf.write_notebooks(tmp_path / "nb", benchmarks=("resnet",))
+    request = document.ReportRequest(ROUND, "en", tuple(notebooks), rf.NARRATIVE["en"], rf.NOTES["en"], tmp_path / "out",
+                                     "Results", "2026-12-06", formats=("pdf",), cache_dir=None, give_back=give_back)
+    report = document.build_document(request)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        before = gc.get_stats()[2]["collections"]
+        assert report.page.printed[0].startswith(b"%PDF-")
+        assert gc.get_stats()[2]["collections"] - before == (1 if give_back else 0)
+    finally:
+        if was_enabled:
+            gc.enable()
