@@ -64,21 +64,23 @@ def lay_out(fig) -> bool:
 
 
 def _broke_long_labels(ax, renderer) -> bool:
-    """Break an axis label longer than the figure leaves it (it is centred on its axis, so half of
-    it must fit on each side) into lines: constrained layout makes room for a label's height, never
-    for its length, and a long one ran off the figure. True when one was broken."""
+    """Break an axis label or the title longer than the figure leaves it (each is centred on its
+    axis, so half of it must fit on each side) into lines: constrained layout makes room for a
+    label's height, never for its length, and a long one ran off the figure (a summary chart's title
+    centred over a plot that long system names push right). True when one was broken."""
     from mlperf_report.analysis import style
     from mlperf_report.analysis.axes import columns
 
     fig = ax.get_figure(root=True)
     pos, broke = ax.get_position(), False
-    for label, centre, room in ((ax.xaxis.label, pos.x0 + pos.width / 2, fig.bbox.width),
+    across = pos.x0 + pos.width / 2
+    for label, centre, room in ((ax.xaxis.label, across, fig.bbox.width), (ax.title, across, fig.bbox.width),
                                 (ax.yaxis.label, pos.y0 + pos.height / 2, fig.bbox.height)):
         text = label.get_text()
         if not text or "\n" in text or not label.get_visible():
             continue
         box = label.get_window_extent(renderer)
-        length = box.width if label is ax.xaxis.label else box.height
+        length = box.height if label is ax.yaxis.label else box.width
         allowed = 2 * min(centre, 1 - centre) * room * 0.95
         if length > allowed:
             label.set_text(style.wrap_title(text, max(8, int(columns(text) * allowed / length))))

@@ -1,7 +1,8 @@
-"""Every chart a benchmark notebook draws, in both languages, for Training v1.0 (the default build's
-round) and v4.1, laid out in one measuring pass (``layout``): every text it draws lies inside the
-figure and the legend under the figure is clear of the plot and its labels; a margin made too small
-is caught."""
+"""Every chart a benchmark notebook and the summary draw, in both languages, for Training v1.0 (the
+default build's round) and v4.1, and every chart of Inference v4.1's model notebooks for NVIDIA,
+laid out in one measuring pass (``layout``): every text it draws lies inside the figure (titles and
+axis labels too long for it broken into lines) and the legend under the figure is clear of the plot
+and its labels; a margin made too small is caught."""
 
 from __future__ import annotations
 
@@ -75,15 +76,20 @@ def drawn(monkeypatch):
     return figures
 
 
-def _run_benchmark_notebook(round_id, benchmark, output_dir):
-    nb = json.loads((paths.ROOT / "notebooks" / "training" / "benchmark.ipynb").read_text(encoding="utf-8"))
+def _run_notebook(notebook: str, output_dir, **parameters):
+    nb = json.loads((paths.ROOT / "notebooks" / notebook).read_text(encoding="utf-8"))
     cells = ["".join(cell["source"]) for cell in nb["cells"] if cell["cell_type"] == "code"]
     namespace: dict = {}
     exec(cells[0], namespace)  # the parameters, then this run's
-    namespace.update(round_id=round_id, benchmark=benchmark, data_dir=str(paths.DATA), prices_file=str(paths.PRICES),
-                     config_file=str(paths.REPORT_CONFIG), output_dir=str(output_dir))
+    namespace.update(data_dir=str(paths.DATA), output_dir=str(output_dir), **parameters)
+    namespace.update({name: str(path) for name, path in (("prices_file", paths.PRICES), ("config_file", paths.REPORT_CONFIG))
+                      if name in namespace})
     for cell in cells[1:]:
         exec(cell, namespace)
+
+
+def _run_benchmark_notebook(round_id, benchmark, output_dir):
+    _run_notebook("training/benchmark.ipynb", output_dir, round_id=round_id, benchmark=benchmark)
 
 
 @pytest.mark.parametrize("round_id", ["training-v1.0", "training-v4.1"])
@@ -93,8 +99,20 @@ def test_every_chart_of_a_round_keeps_its_text_inside_and_its_legend_clear(round
         pytest.skip(f"{results} not in this tree")
     for benchmark in sorted(pd.read_csv(results)["benchmark"].dropna().unique()):
         _run_benchmark_notebook(round_id, benchmark, tmp_path)
+    _run_notebook("training/summary.ipynb", tmp_path, round_id=round_id)  # its per-dollar chart's long title
     assert len(drawn) >= 40
     assert sum(1 for _, fig, _ in drawn if fig.legends) >= 10  # the scaling and round-over-round charts
+    assert [(title, found) for title, _, found in drawn if found] == []
+
+
+def test_every_chart_of_an_inference_round_keeps_its_text_inside_and_its_legend_clear(drawn, tmp_path):
+    results = paths.DATA / "inference-v4.1"
+    if not results.is_dir():
+        pytest.skip(f"{results} not in this tree")
+    for benchmark in ("llama2-70b-99", "resnet", "stable-diffusion-xl"):
+        _run_notebook("inference/model.ipynb", tmp_path, round_id="inference-v4.1", benchmark=benchmark,
+                      focus_submitter="NVIDIA")
+    assert len(drawn) >= 10
     assert [(title, found) for title, _, found in drawn if found] == []
 
 
