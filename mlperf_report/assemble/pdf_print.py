@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print_tables, text_lines
+from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print_tables, svg_runs, text_lines
 from mlperf_report.assemble.page import FontFace, page_fonts, render_page
 from mlperf_report.assemble.sections import Section
 from mlperf_report.core.atomic import atomic_open
@@ -52,7 +52,7 @@ def render_pdf(html: str, resources: dict[str, tuple[bytes, str]] | None = None)
     from weasyprint.text.fonts import FontConfiguration
 
     document = HTML(string=html, url_fetcher=_fetcher(resources or {}), media_type="print")
-    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered():
+    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered(), svg_runs.whole_labels():
         return document.write_pdf(font_config=FontConfiguration(), optimize_images=False)
 
 
@@ -69,7 +69,7 @@ def shortest_that_fits(make_html: Callable[[int], str], most: int, pages: int = 
         return HTML(string=make_html(n), url_fetcher=_fetcher({}), media_type="print").render(
             font_config=FontConfiguration(), optimize_images=False)
 
-    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered():
+    with _fixed_font_timestamps(), chart_letters.remembered(), text_lines.remembered(), svg_runs.whole_labels():
         best = laid_out(most)
         if len(best.pages) > pages:
             best = _fewer(laid_out, best, most, pages)

@@ -1,8 +1,9 @@
 """Standing in for a function of WeasyPrint's for the length of one print, on checked versions only.
 
-``chart_letters`` and ``text_lines`` remember WeasyPrint's line breaking while a page prints. Both
-replace a module attribute for a ``with`` block and put it back after, and both do so only on the
-WeasyPrint versions their own tests checked; on any other the block runs WeasyPrint's own code.
+``chart_letters`` and ``text_lines`` remember WeasyPrint's line breaking while a page prints, and
+``svg_runs`` draws a chart label as one run. Each replaces a module attribute for a ``with`` block
+and puts it back after, and does so only on the WeasyPrint versions its own tests checked; on any
+other the block runs WeasyPrint's own code.
 """
 
 from __future__ import annotations

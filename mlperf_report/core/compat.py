@@ -23,7 +23,8 @@ Reaches checked elsewhere keep their own gate (``CHECKED``) beside the code they
 matplotlib's text layout (``analysis.measured_text``), its renderer for a one-pass chart layout
 (``analysis.layout``) and its marker copies (``analysis.marker_copies``); WeasyPrint's line
 breaking, of the charts' letters (``assemble.chart_letters``) and of the page's text
-(``assemble.text_lines``), and its page boxes (``assemble.page_fit``).
+(``assemble.text_lines``), its SVG text code (``assemble.svg_runs``) and its page boxes
+(``assemble.page_fit``).
 """
 
 from __future__ import annotations
