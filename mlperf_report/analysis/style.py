@@ -14,6 +14,8 @@ import re
 import warnings
 from typing import Iterable, Iterator
 
+from mlperf_report.analysis import brand_colours
+
 #: A4 text width (160 mm) and the row height of bar charts, in inches.
 WIDTH = 6.3
 ROW_HEIGHT = 0.24
@@ -137,14 +139,18 @@ def branded(colour: str | None = None, font: str | None = None) -> Iterator[None
     """A brand's primary ``colour`` as the focus's (the press kit's charts, drawn in the assembling
     process) and its typeface ``font`` first in every ``house_style`` entered within it, the house
     fonts after it for every glyph it lacks (a Latin-only brand face never leaves Chinese as boxes).
+    The others' and the baseline's colours too alike to ``colour`` are replaced (``brand_colours``).
     Only ``house_style`` sets the face: every chart is drawn inside one."""
-    global FOCUS_COLOR, _brand_font
-    saved = FOCUS_COLOR, _brand_font
+    global FOCUS_COLOR, _brand_font, OTHER_COLOR, BASELINE_COLOR
+    saved = FOCUS_COLOR, _brand_font, OTHER_COLOR, BASELINE_COLOR
     FOCUS_COLOR, _brand_font = colour or saved[0], font or saved[1]
+    if colour:  # the others' grey and the baseline's teal, where too alike to the brand's
+        moved = brand_colours.stepped_away(colour, (OTHER_COLOR, BASELINE_COLOR), _HOUSE_COLOURS, _RESERVE, text_on)
+        OTHER_COLOR, BASELINE_COLOR = moved.get(OTHER_COLOR, OTHER_COLOR), moved.get(BASELINE_COLOR, BASELINE_COLOR)
     try:  # the face is set by ``house_style`` alone: its pinned rcParams would replace any set here
         yield
     finally:
-        FOCUS_COLOR, _brand_font = saved
+        FOCUS_COLOR, _brand_font, OTHER_COLOR, BASELINE_COLOR = saved
 
 
 #: The two colours a label on a bar is written in (``text_on``).
@@ -235,6 +241,10 @@ def _large_on_white(colour: str, ink: str = INK) -> str:
 
 _HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
 _FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)), re.DOTALL | re.IGNORECASE)
+_COMMENT_IN_SVG = re.compile(r"<!--.*?-->", re.DOTALL)
+_COLOUR_IN_SVG = re.compile(r"#[0-9a-fA-F]{6}\b")
+#: What a house colour too alike to a brand's primary may become (``brand_colours``).
+_RESERVE = (*SUBMITTER_PALETTE, *brand_colours.EXTRA)
 
 
 def recolour(svg: str, colour: str | None) -> str:
@@ -242,6 +252,7 @@ def recolour(svg: str, colour: str | None) -> str:
     text on its bars (:data:`FOCUS_TEXT`) in the colour of text on ``colour`` and the focus's figure
     printed large (:data:`FOCUS_FIGURE`) in ``colour`` where it reads on white, else in :data:`INK`: the notebooks'
     charts and the memo's stay brand-free, the brand is applied where the report is assembled.
+    House colours of other series too alike to ``colour`` are replaced (``brand_colours``).
     Comments (labels' text) are left as they are."""
     import matplotlib.colors as mcolors
 
@@ -249,7 +260,12 @@ def recolour(svg: str, colour: str | None) -> str:
         return svg
     final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower(),
              FOCUS_FIGURE: _large_on_white(colour.lower())}
-    return _FOCUS_IN_SVG.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
+    drawn = {c.lower() for c in _COLOUR_IN_SVG.findall(_COMMENT_IN_SVG.sub("", svg))} & _HOUSE_COLOURS
+    moved = brand_colours.stepped_away(colour, drawn - {_HOUSE_FOCUS}, _HOUSE_COLOURS, _RESERVE, text_on)
+    pattern = _FOCUS_IN_SVG if not moved else re.compile(
+        _FOCUS_IN_SVG.pattern + "".join(f"|{c}" for c in moved), re.DOTALL | re.IGNORECASE)
+    final.update(moved)  # house colours too alike to the brand's (``brand_colours``)
+    return pattern.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
 
 
 def figure(rows: int | None = None, *, height: float | None = None):
