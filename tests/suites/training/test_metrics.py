@@ -207,3 +207,23 @@ def test_unscored_reasons_are_written_in_the_tables_language():
     failed = {**incomplete, "status": "not_converged", "runs_found": 10, "runs_converged": 0, "runs_absent": 0}
     assert status_text(failed, "zh-Hant") == "未收斂：10 / 10 次執行失敗，奧林匹克計分最多捨去 1 次"
     assert status_text({**failed, "status": "ok"}, "zh-Hant") == "已計分"
+
+
+def test_scored_is_kept_per_frame_and_handed_out_as_copies():
+    """Asked again of the same frame, the kept answer: equal to a fresh one, a copy of its own; another
+    frame (even equal) gets its own; a frame gone takes its answers with it."""
+    import gc
+
+    results = frame(V10)
+    first = metrics.scored(results, benchmark="resnet")
+    first.loc[:, "score_min"] = -1.0  # a caller changing its copy
+    again = metrics.scored(results, benchmark="resnet")
+    pd.testing.assert_frame_equal(again, metrics.scored(frame(V10), benchmark="resnet"))
+    assert (again["score_min"] > 0).all()
+    assert id(results) in metrics._SCORED and len(metrics._SCORED[id(results)][2]) == 1
+    fewer = results[results["benchmark"] != "resnet"]  # another frame: asked afresh, nothing found
+    assert metrics.scored(fewer, benchmark="resnet").empty
+    key = id(results)
+    del results, first, again
+    gc.collect()
+    assert key not in metrics._SCORED or metrics._SCORED[key][0]() is not None
