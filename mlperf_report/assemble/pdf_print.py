@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from mlperf_report.assemble import appendix_pdf, chart_letters, print_svg, print_tables, svg_runs, text_lines
+from mlperf_report.assemble import (appendix_pdf, chart_letters, fixed_tables, print_svg, print_tables, svg_runs,
+                                    text_lines)
 from mlperf_report.assemble.page import FontFace, page_fonts, render_page
 from mlperf_report.assemble.sections import Section
 from mlperf_report.core.atomic import atomic_open
@@ -172,19 +173,21 @@ def print_report(page_args: dict, own: PrintedPart, appendix: PrintedPart, faces
     focuses share through the cache (``appendix_pdf``); (report, exhibits or None, report came from cache).
 
     ``share_appendix``: in subsets of its own text, so a batch's focuses print (and cache) one page;
-    a single report prints it in its own subsets (they hold its characters too): three fewer to cut."""
-    lang = page_args["lang"]
+    a single report prints it in its own subsets (they hold its characters too): three fewer to cut.
+    Results tables print with the columns ``fixed_tables`` works out from those faces."""
+    lang, brand = page_args["lang"], page_args.get("brand", NO_BRAND)
+    own_sections = fixed_tables.fixed_sections(own.sections, faces, brand)
     if not appendix.sections:
-        printed = render_page(**{**page_args, "sections": own.sections}, font_faces=faces, resources=own.resources)
+        printed = render_page(**{**page_args, "sections": own_sections}, font_faces=faces, resources=own.resources)
         data, from_cache = cached_pdf(printed, own.resources, lang, cache_dir, renderer)
         return data, None, from_cache
-    appendix_args = {**page_args, "sections": appendix.sections, "contents": [], "companions": ()}
-    appendix_faces = (page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir,
-                                 page_args.get("brand", NO_BRAND))
+    appendix_args = {**page_args, "sections": fixed_tables.fixed_sections(appendix.sections, faces, brand),
+                     "contents": [], "companions": ()}
+    appendix_faces = (page_fonts(render_page(**appendix_args), appendix.chart_labels, cache_dir, brand)
                       if share_appendix else faces)
     printed_appendix = render_page(**appendix_args, font_faces=appendix_faces, resources=appendix.resources)
     appendix_bytes, _ = cached_pdf(printed_appendix, appendix.resources, f"{lang}.appendix", cache_dir, renderer)
-    printed = render_page(**{**page_args, "sections": own.sections}, contents=[*own.sections, *appendix.sections],
+    printed = render_page(**{**page_args, "sections": own_sections}, contents=[*own.sections, *appendix.sections],
                           font_faces=faces, resources=own.resources,
                           appendix_files={s.id: appendix_pdf.file_name(lang) for s in appendix.sections})
     own_bytes, from_cache = cached_pdf(printed, own.resources, lang, cache_dir, renderer)
