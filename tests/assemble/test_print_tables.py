@@ -57,3 +57,13 @@ def test_the_cjk_text_reads_the_same_without_the_spans(text):
     html = f"<table><tr><td>{text}</td></tr></table>"
     printed = print_tables.breakable_words(html)
     assert re.sub(r'</?span[^>]*>', "", printed).replace(BREAK, "") == html
+
+
+def test_an_identifier_breaks_after_its_underscores():
+    """A checker's parameter name as a status (22 characters, under the long-word length) pushed
+    Training v1.0's Mask R-CNN results 3 mm into the page's margin; a long one breaks at its parts."""
+    html = "<table><tr><td>opt_base_learning_rate</td><td>CloudBrainII_Enhanced_Prototype_256</td><td>tpu-v4_128</td></tr></table>"
+    printed = print_tables.breakable_words(html)
+    assert f"opt_{BREAK}base_{BREAK}learning_{BREAK}rate" in printed
+    assert f"CloudBrainII_{BREAK}Enhanced_{BREAK}Prototype_{BREAK}256" in printed
+    assert "<td>tpu-v4_128</td>" in printed  # short: whole
