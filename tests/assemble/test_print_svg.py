@@ -125,6 +125,16 @@ def _house_chart(fonttype: str) -> str:
             return style.to_svg(fig)
 
 
+def test_house_charts_write_labels_as_text_not_outlines():
+    svg = _house_chart("none")
+    assert "<!--" not in svg and "<use xlink:href=\"#DejaVuSans" not in svg
+    assert re.findall(r"<text\b[^>]*>Graphcore IPU-POD16</text>", svg)
+    from mlperf_report.analysis import style
+
+    with style.house_style("en"):
+        assert matplotlib.rcParams["svg.fonttype"] == "none"
+
+
 def test_text_labels_are_set_in_the_embedded_faces_with_their_weight_and_slant():
     converted, labels = print_svg.glyphs_to_text(_house_chart("none"))
     ElementTree.fromstring(converted.encode())
