@@ -23,8 +23,8 @@ import os
 import sys
 from pathlib import Path
 
-#: Bump when the key's meaning changes, so earlier charts stop matching.
-MEMO_VERSION = 1
+#: Bump when the key's meaning changes, so earlier charts stop matching (2: labels as text, not outlines).
+MEMO_VERSION = 2
 #: Charts kept; past it, the least recently used quarter is removed.
 MAX_ENTRIES = 4000
 

@@ -3,8 +3,9 @@
 matplotlib keeps the sizes of the labels it measured in a cache that belongs to one renderer, and
 turning a chart into SVG makes two (the layout's and the SVG writer's): a build measured the same
 382 labels 3,296 times with FreeType, looked up each label's font files again every time it laid a
-label out (reading six rcParams and searching the font list), and shaped every label and loaded its
-glyphs' outlines again for every chart that writes it. Together, a fifth of a chart's time.
+label out (reading six rcParams and searching the font list). Together, a fifth of a chart's time
+(when labels were glyph outlines, shaping them was a third stand-in here; written as text since,
+they are no longer shaped by the writer).
 
 While a chart is drawn and written (:func:`remembered`, around ``outputs.chart_svg``'s drawing and
 ``style.to_svg``), both are kept for the life of the kernel:
@@ -13,11 +14,9 @@ While a chart is drawn and written (:func:`remembered`, around ``outputs.chart_s
   writer measures a label from its text, font properties and the font settings alone (outlines of
   the same font files, unhinted), whichever renderer asks; one is kept per font, text and mathtext
   settings (rcParams) in force;
-- the font files of a set of font properties are looked up once per those settings and font list;
-- a label's glyphs (shaped by FreeType and raqm) and each glyph's outline are kept per font object
-  (the one ``TextToPath`` sets to its own size every time), text and features.
+- the font files of a set of font properties are looked up once per those settings and font list.
 
-The SVG is the same bytes (a test makes charts both ways). It stands in for three matplotlib functions
+The SVG is the same bytes (a test makes charts both ways). It stands in for two matplotlib functions
 while a chart is written, and only on the matplotlib versions it was checked against
 (:data:`CHECKED`); on any other it does nothing and charts are only slower.
 """
@@ -33,8 +32,6 @@ CHECKED = ("3.11.2",)
 _RENDERERS: dict = {}   # font settings -> the SVG renderer whose metrics cache every chart shares
 _FONT_FILES: dict = {}  # font settings -> {font properties: font files}
 _ACTIVE: list = []      # the settings of the block in force, if any
-_LAID_OUT: dict = {}    # (font, text, features, language, size) -> the glyphs' names and positions
-_OUTLINES: dict = {}    # a glyph's name -> its outline at TextToPath's size
 
 
 @contextlib.contextmanager
@@ -44,17 +41,13 @@ def remembered() -> Iterator[None]:
     from matplotlib import font_manager
     from matplotlib import text as mpl_text
 
-    from matplotlib import textpath
-
     if mpl.__version__ not in CHECKED or _ACTIVE:  # inside another block: its own settings hold
         yield
         return
     settings = _font_settings(mpl.rcParams, font_manager.fontManager)
     measure, find = mpl_text._get_text_metrics_with_cache, font_manager.fontManager._find_fonts_by_props
-    outline = textpath.TextToPath.get_glyphs_with_font
     mpl_text._get_text_metrics_with_cache = _shared_metrics(measure, settings)
     font_manager.fontManager._find_fonts_by_props = _found_once(find, _FONT_FILES.setdefault(settings, {}))
-    textpath.TextToPath.get_glyphs_with_font = _outlines_once
     _ACTIVE.append(settings)
     try:
         yield
@@ -62,7 +55,6 @@ def remembered() -> Iterator[None]:
         _ACTIVE.pop()
         mpl_text._get_text_metrics_with_cache = measure
         del font_manager.fontManager._find_fonts_by_props  # the class's own method again
-        textpath.TextToPath.get_glyphs_with_font = outline
 
 
 def _font_settings(rc, manager) -> tuple:
@@ -78,7 +70,7 @@ def _shared_metrics(measure, settings):
 
     def shared(renderer, text, fontprop, ismath, dpi):
         drawing = getattr(renderer, "_renderer", renderer)  # savefig's MixedModeRenderer wraps the SVG one
-        if type(drawing) is RendererSVG:
+        if isinstance(drawing, RendererSVG):  # the house's writer (``svg_canvas``) is one too
             renderer = _RENDERERS.setdefault(settings, drawing)
         return measure(renderer, text, fontprop, ismath, dpi)
 
@@ -97,30 +89,3 @@ def _found_once(find, found: dict):
 
     return once
 
-
-def _outlines_once(self, font, s, glyph_map=None, return_new_glyphs_only=False, *, features=None, language=None):
-    """``TextToPath.get_glyphs_with_font`` (how the SVG writer turns a label into outlines) with each
-    label's glyph layout and each glyph's outline kept: the font is the one ``TextToPath`` set to its
-    own size, so both depend on nothing else. The same result, in the same order."""
-    from collections import OrderedDict
-
-    from matplotlib import _text_helpers
-
-    key = (font, s, features, language, self.FONT_SCALE, self.DPI)
-    if key not in _LAID_OUT:
-        names, xs, ys = [], [], []
-        for item in _text_helpers.layout(s, font, features=features, language=language):
-            name = self._get_glyph_repr(item.ft_object, item.glyph_index)
-            names.append(name)
-            xs.append(item.x)
-            ys.append(item.y)
-            if name not in _OUTLINES:
-                _OUTLINES[name] = item.ft_object.get_path()
-        _LAID_OUT[key] = (names, xs, ys)
-    names, xs, ys = _LAID_OUT[key]
-    glyph_map = OrderedDict() if glyph_map is None else glyph_map
-    new = OrderedDict() if return_new_glyphs_only else glyph_map
-    for name in names:
-        if name not in glyph_map:
-            new[name] = _OUTLINES[name]
-    return list(zip(names, xs, ys, [1.0] * len(xs))), new, []

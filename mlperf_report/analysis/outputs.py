@@ -2,7 +2,7 @@
 
 Each output carries ``{"mlperf_report": {"chart" | "table": name, "lang": lang}}`` in its output
 metadata, so the assembler picks one language's outputs from the executed notebook without parsing
-cell sources. Charts are SVG (deterministic, text as paths); tables are HTML.
+cell sources. Charts are SVG (deterministic, labels as text); tables are HTML.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ single focus's too, so a chart's bytes never depend on which focus happened to d
 Placeholders are ``#fe0001``, ``#fe0002``, ... in the order of the sorted keys; text written on a
 placeholder's bar (a value inside it) is drawn in ``#fd0001``, ... and painted with the colour of
 text on that key's colour. No colour of the house style starts with ``#fe`` or ``#fd``; a drawing where such a colour is not one of its placeholders is an
-error, never a silent repaint. Submitters' names only reach the SVG in comments (matplotlib writes
-each label before its glyph outlines), and comments are never repainted.
+error, never a silent repaint. Submitters' names only reach the SVG as a ``<text>``'s content (or,
+drawn as glyph outlines, in the comment matplotlib writes before them), and neither is ever repainted.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Hashable, Iterator, Mapping
 _PREFIX = "#fe"
 #: The placeholder of the text written on a placeholder's bar (``#fd0001`` on ``#fe0001``).
 _TEXT_PREFIX = "#fd"
-#: A placeholder colour (a bar's or its text's), or a comment (skipped: it holds a label's text, which
-#: may be anything).
-_PAINTABLE = re.compile(r"<!--.*?-->|#f[de][0-9a-f]{4}\b", re.DOTALL)
+#: A placeholder colour (a bar's or its text's), or a label (skipped: a ``<text>``'s content from its
+#: ``>``, or a comment, holds a label's text, which may be anything).
+_PAINTABLE = re.compile(r"<!--.*?-->|>[^<]*</text>|#f[de][0-9a-f]{4}\b", re.DOTALL)
 
 
 class PaintError(RuntimeError):
@@ -81,7 +81,7 @@ def repaint(svg: str, placeholder_of: Mapping[Hashable, str], colours: Mapping[H
 
     def paint(match: re.Match) -> str:
         text = match.group(0)
-        if text.startswith("<!--"):
+        if text[0] in "<>":  # a label
             return text
         try:
             return final[text]

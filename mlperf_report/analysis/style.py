@@ -1,8 +1,10 @@
 """The house style of every chart: one palette, the focus submitter highlighted, pinned rcParams.
 
 Pinning every rcParam (rather than trusting a user's matplotlibrc) and writing SVG with a fixed hash
-salt and no date is what makes the same inputs give byte-identical charts. Text is written as paths,
-so a chart needs no font to be viewed, and a missing glyph is an error, never a silent tofu box.
+salt and no date is what makes the same inputs give byte-identical charts. Labels are written as
+text (``svg.fonttype = "none"``): drawing each glyph as an outline cost a fifth of a chart's writing,
+and the report turned them back into text anyway; the assembler sets them in the fonts it embeds
+(``assemble.svg_faces``). A missing glyph is an error, never a silent tofu box.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def rc_params() -> dict:
         "figure.figsize": (WIDTH, 3.6),
         "figure.constrained_layout.use": True,
         "savefig.bbox": None,
-        "svg.fonttype": "path",
+        "svg.fonttype": "none",
         "text.parse_math": False,  # submitters' names are text: "$x$" is drawn as written, never as math
         "svg.hashsalt": _SVG_SALT,
         "svg.image_inline": True,
@@ -240,8 +242,10 @@ def _large_on_white(colour: str, ink: str = INK) -> str:
 
 
 _HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
-_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)), re.DOTALL | re.IGNORECASE)
-_COMMENT_IN_SVG = re.compile(r"<!--.*?-->", re.DOTALL)
+#: The colours :func:`recolour` changes, or a label (a ``<text>``'s content, a comment), left as it is.
+_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|>[^<]*</text>|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)),
+                           re.DOTALL | re.IGNORECASE)
+_LABEL_IN_SVG = re.compile(r"<!--.*?-->|>[^<]*</text>", re.DOTALL)
 _COLOUR_IN_SVG = re.compile(r"#[0-9a-fA-F]{6}\b")
 #: What a house colour too alike to a brand's primary may become (``brand_colours``).
 _RESERVE = (*SUBMITTER_PALETTE, *brand_colours.EXTRA)
@@ -253,19 +257,19 @@ def recolour(svg: str, colour: str | None) -> str:
     printed large (:data:`FOCUS_FIGURE`) in ``colour`` where it reads on white, else in :data:`INK`: the notebooks'
     charts and the memo's stay brand-free, the brand is applied where the report is assembled.
     House colours of other series too alike to ``colour`` are replaced (``brand_colours``).
-    Comments (labels' text) are left as they are."""
+    Labels' text (a ``<text>``'s content, a comment) is left as it is."""
     import matplotlib.colors as mcolors
 
     if not colour or colour.lower() == _HOUSE_FOCUS:
         return svg
     final = {_HOUSE_FOCUS: colour.lower(), FOCUS_TEXT: mcolors.to_hex(text_on(colour)).lower(),
              FOCUS_FIGURE: _large_on_white(colour.lower())}
-    drawn = {c.lower() for c in _COLOUR_IN_SVG.findall(_COMMENT_IN_SVG.sub("", svg))} & _HOUSE_COLOURS
+    drawn = {c.lower() for c in _COLOUR_IN_SVG.findall(_LABEL_IN_SVG.sub("", svg))} & _HOUSE_COLOURS
     moved = brand_colours.stepped_away(colour, drawn - {_HOUSE_FOCUS}, _HOUSE_COLOURS, _RESERVE, text_on)
     pattern = _FOCUS_IN_SVG if not moved else re.compile(
         _FOCUS_IN_SVG.pattern + "".join(f"|{c}" for c in moved), re.DOTALL | re.IGNORECASE)
     final.update(moved)  # house colours too alike to the brand's (``brand_colours``)
-    return pattern.sub(lambda m: m.group(0) if m.group(0).startswith("<!--") else final[m.group(0).lower()], svg)
+    return pattern.sub(lambda m: m.group(0) if m.group(0)[0] in "<>" else final[m.group(0).lower()], svg)
 
 
 def figure(rows: int | None = None, *, height: float | None = None):
@@ -284,13 +288,14 @@ def to_svg(fig) -> str:
     walks the whole figure once without drawing only to run the layout, then draws it. Running the
     layout as that walk does (an SVG canvas measuring the text, the figure at the 72 dpi SVG is
     measured at) and saving with no engine gives the same bytes for one walk fewer. A chart of one
-    plot is laid out by ``layout`` (its decorations measured once), any other by constrained layout."""
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-
-    from mlperf_report.analysis import measured_text
+    plot is laid out by ``layout`` (its decorations measured once), any other by constrained layout.
+    Labels are text placed where matplotlib laid them out (``svg_canvas``), not left to the reader to align."""
+    from mlperf_report.analysis import measured_text, svg_canvas
 
     with measured_text.remembered():  # each label measured once per kernel, not once per renderer
-        laid_out(fig, FigureCanvasSVG, measured_at=72, one_pass=True)
+        laid_out(fig, svg_canvas.Canvas, measured_at=72, one_pass=True)
+        if not isinstance(fig.canvas, svg_canvas.Canvas):  # no layout engine: laid_out set none
+            svg_canvas.Canvas(fig)
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()

@@ -31,29 +31,32 @@ def _jinja():
 
 @dataclass(frozen=True)
 class FontFace:
-    """One inline ``@font-face``: family, weight and the font file (woff)."""
+    """One inline ``@font-face``: family, weight, the font file (woff) and its style."""
 
     family: str
     weight: int
     data: bytes
     format: str = "woff"
+    style: str = "normal"
 
     @property
     def uri(self) -> str:
         return "data:font/woff;base64," + base64.b64encode(self.data).decode("ascii")
 
     def name(self) -> str:
-        return f"font-{self.family.replace(' ', '-')}-{self.weight}"
+        slant = "" if self.style == "normal" else f"-{self.style}"
+        return f"font-{self.family.replace(' ', '-')}-{self.weight}{slant}"
 
 
 @dataclass(frozen=True)
 class _Face:
-    """What the template needs of a face: family, weight, a URL and its format."""
+    """What the template needs of a face: family, weight, a URL, its format and its style."""
 
     family: str
     weight: int
     uri: str
     format: str = "woff"
+    style: str = "normal"
 
 
 def render_page(*, lang: str, title: str, round_title: str, date: str, sections: list[Section],
@@ -143,16 +146,16 @@ def logo_uri(brand: Brand) -> str:
 
 def _face(face: FontFace, resources: dict | None) -> _Face:
     if resources is None:
-        return _Face(face.family, face.weight, face.uri)
+        return _Face(face.family, face.weight, face.uri, style=face.style)
     resources[face.name()] = (face.data, "font/woff")
-    return _Face(face.family, face.weight, print_svg.SCHEME + face.name())
+    return _Face(face.family, face.weight, print_svg.SCHEME + face.name(), style=face.style)
 
 
 def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None,
                brand: Brand = NO_BRAND) -> tuple[FontFace, ...]:
     """The CJK face cut down to the page's and the charts' characters (one subset serves the HTML and
-    the PDF), a brand's typefaces cut to the page's (:func:`brand_faces`), then DejaVu Sans regular
-    and bold for the chart labels the PDF sets as text (if any)."""
+    the PDF), a brand's typefaces cut to the page's (:func:`brand_faces`), then DejaVu Sans regular,
+    bold and bold oblique for the chart labels (if any), which the charts carry as text."""
     font_cache = cache_dir / "fonts" if cache_dir else None
     base = fonts.base_dir() if cache_dir else None  # what subsets are cut from: made by `make venv`
     faces = [FontFace(fonts.EMBEDDED_CJK_FAMILY, 400, fonts.subset_font(page_text + chart_labels, cache_dir=font_cache,
@@ -160,9 +163,9 @@ def page_fonts(page_text: str, chart_labels: str, cache_dir: Path | None,
     faces += brand_faces(brand, page_text, font_cache, base)
     if not chart_labels:  # no chart to label (the exhibits): no DejaVu face to cut
         return tuple(faces)
-    for weight, path in fonts.latin_font_paths().items():
+    for weight, slant, path in fonts.latin_faces():
         faces.append(FontFace(print_svg.LATIN_FAMILY, weight,
-                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base)))
+                              fonts.subset_font(chart_labels, path=path, cache_dir=font_cache, base_dir=base), style=slant))
     return tuple(faces)
 
 

@@ -1,15 +1,16 @@
-"""Make matplotlib's SVG charts quick for WeasyPrint to print: glyph outlines back into real text.
+"""Make the charts' SVG quick for WeasyPrint to print and self-contained: labels as text in the embedded faces.
 
-matplotlib writes each label as glyph outlines (``svg.fonttype = "path"``), which is what lets the
-HTML show charts with no font at all. WeasyPrint, though, re-parses every outline point at every
-character in Python: ~90 % of its time on a chart, about 0.5 s for a bar chart with system names,
-so a round's 90 charts would take a minute to print. matplotlib writes the label itself in a comment
-before each glyph group; here that group becomes one ``<text>`` in the same place, size, weight and
-colour, in the fonts matplotlib measured it with (DejaVu Sans, falling back to Noto Sans CJK TC: their subsets),
-which the PDF then embeds. Labels come out as searchable text, too. Anything that is not exactly
-what matplotlib writes for plain text (math, an unknown font) is left as outlines.
+The notebooks write each label as text (``svg.fonttype = "none"``): :mod:`svg_faces` sets it in the
+page's embedded subsets (DejaVu Sans, falling back to Noto Sans CJK TC) and collects its characters,
+which the PDF then embeds. Labels come out as searchable text. An SVG that still carries labels as
+glyph outlines (matplotlib's ``svg.fonttype = "path"``: a chart from elsewhere, or math) gets them
+back as text here, which is cheap to keep (one regular expression that finds nothing in the
+notebooks' charts): WeasyPrint re-parses every outline point at every character in Python, ~90 % of
+its time on such a chart, about 0.5 s for a bar chart with system names. matplotlib writes the label
+itself in a comment before each glyph group; that group becomes one ``<text>`` in the same place,
+size, weight and colour. Anything that is not exactly what matplotlib writes for plain text (math,
+an unknown font, a slanted face) is left as outlines.
 """
-
 from __future__ import annotations
 
 import base64
@@ -17,7 +18,7 @@ import functools
 import re
 from html import unescape
 
-from mlperf_report.assemble import svg_tree
+from mlperf_report.assemble import svg_faces, svg_tree
 from mlperf_report.i18n import fonts
 
 #: The embedded subsets of the fonts of matplotlib's glyph ids (``DejaVuSans-Bold-42``) that the
@@ -70,7 +71,8 @@ def _as_text(match: re.Match, labels: list[str]) -> str:
 
 
 def glyphs_to_text(svg: str) -> tuple[str, list[str]]:
-    """The chart with each plain-text glyph group as ``<text>``; also the labels converted."""
+    """The chart with its labels as text in the embedded faces (``<text>`` as matplotlib wrote it, and
+    each plain-text glyph group); also the labels."""
     converted, labels = _converted(svg)
     return converted, list(labels)
 
@@ -79,8 +81,9 @@ def glyphs_to_text(svg: str) -> tuple[str, list[str]]:
 def _converted(svg: str) -> tuple[str, tuple[str, ...]]:
     """:func:`glyphs_to_text`'s work, done once per chart in a process: the HTML (``screen_svg``)
     and the PDF of a report convert the same charts."""
+    svg, texts = svg_faces.embedded(svg)  # first: the outlines' own <text> are in those faces already
     labels: list[str] = []
-    return _GROUP.sub(lambda match: _as_text(match, labels), svg), tuple(labels)
+    return _GROUP.sub(lambda match: _as_text(match, labels), svg), texts + tuple(labels)
 
 
 def forget_charts() -> None:

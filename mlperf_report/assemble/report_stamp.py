@@ -58,7 +58,7 @@ def font_files() -> dict[str, list[int]]:
     from mlperf_report.i18n import fonts
 
     found = {}
-    for path in (fonts.cjk_font_path(), *fonts.latin_font_paths().values()):
+    for path in (fonts.cjk_font_path(), *(path for _, _, path in fonts.latin_faces())):
         try:
             st = Path(path).stat() if path else None
         except OSError:

@@ -1,15 +1,15 @@
-"""Charts in the HTML page, compact: inline ``<svg>`` with real text instead of an ``<img>`` of glyph outlines.
+"""Charts in the HTML page, compact: inline ``<svg>`` with text in the page's fonts instead of an ``<img>``.
 
-matplotlib writes every character of every label as a ``<use>`` of a glyph outline defined in the
-same chart, and the assembler embedded each chart as a base64 ``<img>``: a round of ~130 charts cost
-12 MB of outlines and positions per language, plus a third for base64. Here, as for print
-(:mod:`mlperf_report.assemble.print_svg`), each label becomes one ``<text>`` in the fonts matplotlib
-measured it with; the chart is written inline, so it uses the page's embedded font subsets
-(DejaVu Sans for Latin, Noto Sans CJK TC for the rest) rather than a copy per chart. Outlines that are
-still used (math, unknown fonts) and every other definition (clip paths, markers) are kept once per
-page: matplotlib names them by a hash of their content, so one id is always one definition.
+The assembler embedded each chart as a base64 ``<img>``, which can use no font of the page: its
+labels had to be glyph outlines (a round of ~130 charts cost 12 MB of outlines and positions per
+language, plus a third for base64). The notebooks now write labels as text; here, as for print
+(:mod:`mlperf_report.assemble.print_svg`), each label is set in the page's embedded font subsets
+(DejaVu Sans for Latin, Noto Sans CJK TC for the rest) and the chart is written inline, so it uses
+them rather than a font the reader may lack (an SVG with outlines gets them back as text too).
+Outlines that are still used (math, unknown fonts) and every other definition (clip paths, markers)
+are kept once per page: matplotlib names them by a hash of their content, so one id is always one
+definition.
 """
-
 from __future__ import annotations
 
 import base64

@@ -4,8 +4,9 @@ The font comes from the pinned PyPI package ``noto-cjk-sans-otc`` (Noto Sans CJK
 OpenType collection, SIL OFL 1.1, ~19 MB installed), so ``make report`` works on a fresh machine
 without system fonts; Debian's ``fonts-noto-cjk`` is used when the package is missing.
 
-Charts: call :func:`register_matplotlib_cjk` before drawing. Keep matplotlib's default
-``svg.fonttype = "path"``: glyphs then become SVG paths and the chart needs no font to display.
+Charts: call :func:`register_matplotlib_cjk` before drawing. The house style writes labels as text
+(``svg.fonttype = "none"``, no glyph outlines drawn and shipped only to be turned back into text):
+the report sets them in the subsets it embeds of these fonts (``EMBEDDED_*``, :func:`latin_faces`).
 Reports: :func:`subset_font` cuts the font down to the characters a report uses, small enough to
 inline as a base64 ``@font-face`` in a self-contained HTML file and quick for WeasyPrint to embed.
 """
@@ -233,11 +234,11 @@ def base_dir() -> Path:
 
 def prepare_base_copies(folder: Path | None = None) -> list[Path]:
     """Make the base copies of every face a report embeds (Noto CJK TC, DejaVu Sans regular and
-    bold), and the list of what charts can draw, now, so the first build need not: ``make venv``
+    bold, bold oblique), and the list of what charts can draw, now, so the first build need not: ``make venv``
     runs this once."""
     folder = folder or base_dir()
     faces = [_face(None, None)] if cjk_font_path() else []
-    faces += [_face(path, None) for path in latin_font_paths().values()]
+    faces += [_face(path, None) for _, _, path in latin_faces()]
     chart_code_points(folder)
     return [_base_copy(path, face_index or 0, drop, folder) for path, face_index, drop in faces]
 
@@ -331,6 +332,24 @@ def latin_font_paths() -> dict[int, Path]:
     package = Path(importlib.util.find_spec("matplotlib").origin).parent
     folder = package / "mpl-data" / "fonts" / "ttf"
     return {400: folder / "DejaVuSans.ttf", 700: folder / "DejaVuSans-Bold.ttf"}
+
+
+@functools.cache
+def latin_characters() -> frozenset[int]:
+    """The code points DejaVu Sans (bold) draws: a chart's other characters are drawn in Noto Sans CJK,
+    whose one face is regular whatever weight or slant a label asks for (~16 ms, once a process)."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(str(latin_font_paths()[700]), lazy=True).getBestCmap())
+
+
+def latin_faces() -> tuple[tuple[int, str, Path], ...]:
+    """The DejaVu Sans faces a report embeds for chart labels, as (weight, style, file): regular,
+    bold, and bold oblique (the charts' division labels; with labels as text, a face the page lacks
+    would be faked by the reader's browser or drawn upright by the printer)."""
+    paths_ = latin_font_paths()
+    oblique = paths_[700].with_name("DejaVuSans-BoldOblique.ttf")
+    return ((400, "normal", paths_[400]), (700, "normal", paths_[700]), (700, "italic", oblique))
 
 
 if __name__ == "__main__":  # python -m mlperf_report.i18n.fonts: what `make venv` runs

@@ -112,10 +112,10 @@ def _fills(svg: str) -> list[str]:
 
 
 def _value_colour(svg: str, value: str) -> str:
-    """The colour of the value label ``value`` (matplotlib writes the text as a comment, then its glyphs)."""
+    """The colour of the value label ``value`` (matplotlib writes it as one ``<text>``, its fill in its style)."""
     import re
 
-    return re.search(rf"<!-- {re.escape(value)} -->\s*<g style=\"fill: (#[0-9a-f]{{6}})", svg).group(1)
+    return re.search(rf'<text style="[^"]*?fill: (#[0-9a-f]{{6}})[^"]*"[^>]*>{re.escape(value)}</text>', svg).group(1)
 
 
 @pytest.mark.parametrize("brand, text", [(None, style.FOCUS_TEXT), ("#ffe135", "#000000"), ("#1a237e", "#ffffff")])
@@ -129,6 +129,12 @@ def test_a_value_inside_the_focus_bar_is_written_in_the_colour_that_reads_on_it_
     assert _value_colour(shown, "9.7") == text and _value_colour(shown, "9.3") == "#ffffff"  # the baseline's: the house's
     if brand:
         assert brand in _fills(shown) and style.FOCUS_COLOR not in _fills(shown)
+
+
+def test_recolouring_leaves_a_label_that_spells_the_focus_colour_as_written():
+    svg = f'<path style="fill: {style.FOCUS_COLOR}"/><text style="fill: #262626">Team {style.FOCUS_COLOR}</text>'
+    shown = style.recolour(svg, "#1a237e")
+    assert shown == f'<path style="fill: #1a237e"/><text style="fill: #262626">Team {style.FOCUS_COLOR}</text>'
 
 
 def test_a_brand_colour_that_looks_like_a_placeholder_is_a_colour_outside_a_painted_drawing():

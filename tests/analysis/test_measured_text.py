@@ -68,26 +68,11 @@ def test_without_it_matplotlib_measures_per_renderer(monkeypatch):
     assert len(calls) > len(set(calls)) > 0
 
 
-def test_a_label_drawn_again_is_not_shaped_again(monkeypatch):
-    from matplotlib import _text_helpers
-
-    _chart("en", _FIRST)
-    shaped = []
-    layout = _text_helpers.layout
-    monkeypatch.setattr(_text_helpers, "layout", lambda s, *a, **k: shaped.append(s) or layout(s, *a, **k))
-    _chart("en", _FIRST)
-    assert shaped == []
-    _chart("en", [*_FIRST, "Lenovo SR675 V3 (shaped here first)"])
-    assert shaped == ["Lenovo SR675 V3 (shaped here first)"]
-
-
 def test_matplotlib_is_left_as_it_was_even_when_a_chart_fails():
     from matplotlib import font_manager
     from matplotlib import text as mpl_text
-    from matplotlib import textpath
 
     measure = mpl_text._get_text_metrics_with_cache
-    outlines = textpath.TextToPath.get_glyphs_with_font
     with pytest.raises(RuntimeError), measured_text.remembered():
         with measured_text.remembered():  # nested: the outer block's settings hold
             assert mpl_text._get_text_metrics_with_cache is not measure
@@ -95,7 +80,6 @@ def test_matplotlib_is_left_as_it_was_even_when_a_chart_fails():
         raise RuntimeError("the chart failed")
     assert mpl_text._get_text_metrics_with_cache is measure
     assert "_find_fonts_by_props" not in vars(font_manager.fontManager)
-    assert textpath.TextToPath.get_glyphs_with_font is outlines
 
 
 def test_text_measured_under_other_font_settings_is_measured_again():

@@ -7,7 +7,7 @@ import re
 
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mlperf_report.analysis import chart_memo, outputs, paint, style
@@ -47,7 +47,7 @@ def test_every_focus_shares_one_drawing_and_gets_its_own_colours():
     assert DRAWN == ["en"]
     assert fills(beta).count(style.FOCUS_COLOR) == 1 and fills(gamma).count(style.FOCUS_COLOR) == 1
     assert beta != gamma
-    assert "#fe0001 and other text" in beta  # the title's text, untouched in its comment
+    assert "#fe0001 and other text" in beta  # the title's text, untouched in its text
 
 
 def test_a_focus_chart_is_the_same_bytes_whichever_focus_drew_first(tmp_path, monkeypatch):
@@ -81,11 +81,16 @@ def test_a_colour_no_key_stands_for_is_an_error():
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.text(max_size=4), st.text(max_size=4)), max_size=30),
        st.text(alphabet="#fe0123456789abcdef-<>!: ", max_size=40))
+@example(keys=[("a", "b")], label="#fe0001 & <#fd0001>")  # a label spelling placeholders: never painted
 def test_placeholders_are_distinct_stable_and_only_colours_are_painted(keys, label):
     mapping = paint.placeholders(keys)
     assert mapping == paint.placeholders(list(reversed(keys)))
     assert len(set(mapping.values())) == len(mapping) == len(set(keys))
     comment = "<!-- " + label.replace("--", "- -").replace(">", "&gt;") + " -->"
-    svg = comment + "".join(f'<path style="fill: {p}"/>' for p in mapping.values())
+    escaped = label.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")  # as matplotlib writes text
+    fill = ' style="fill: {}"' if mapping else ""  # text on the first placeholder's bar, when there is one
+    text = f"<text{fill.format('#fd0001')}>{escaped}</text>"
+    svg = comment + text + "".join(f'<path style="fill: {p}"/>' for p in mapping.values())
     painted = paint.repaint(svg, mapping, {key: "#123456" for key in mapping})
-    assert painted == comment + '<path style="fill: #123456"/>' * len(mapping)
+    kept = f"<text{fill.format('#ffffff')}>{escaped}</text>"  # the text on a #123456 bar: white; its label as written
+    assert painted == comment + kept + '<path style="fill: #123456"/>' * len(mapping)

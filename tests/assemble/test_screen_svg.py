@@ -1,4 +1,4 @@
-"""Charts in the HTML page are inline SVG with real text: a fraction of the glyph-outline <img> bytes,
+"""Charts in the HTML page are inline SVG with real text in the page's embedded faces, no base64,
 every definition once per page, and the labels still there to read and search."""
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def test_charts_inline_with_text_once_per_definition():
     page = "<html><body>" + "".join(_img(svg) for svg in svgs) + "</body></html>"
     out = screen_svg.inline_charts(page)
     assert "<img" not in out and out.count('<svg role="img" aria-label="a &amp; b" class="chart-svg"') == 3
-    assert len(out) < len(page) / 3, (len(out), len(page))
+    assert len(out) < 0.8 * len(page), (len(out), len(page))  # no base64
+    assert "<text" in out and "'DejaVu Sans'" not in out and "'Noto Sans CJK TC'" not in out  # never a font of the reader's
+    assert out.count("font-family: DejaVu Sans Subset, Noto Sans CJK TC Subset") == out.count("<text")
     for name in NAMES:
         for line in inference_charts.short_name(name).split("\n"):
             assert f">{line}</text>" in out  # searchable text, not outlines

@@ -93,7 +93,7 @@ def test_the_base_copies_made_at_install_are_the_ones_reports_cut_from(tmp_path)
     """`make venv` makes the base copies (``python -m mlperf_report.i18n.fonts``); a report's subsets
     then come from them: no new copy is made, and the bytes are those of the full font's subset."""
     made = fonts.prepare_base_copies(tmp_path / "base")
-    assert len(made) == 3 and all(p.is_file() for p in made)
+    assert len(made) == 4 and all(p.is_file() for p in made)  # CJK; DejaVu regular, bold, bold oblique
     stamps = {p: p.stat().st_mtime_ns for p in made}
     latin = fonts.latin_font_paths()[700]
     for path in (None, latin):

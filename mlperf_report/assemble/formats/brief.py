@@ -39,12 +39,13 @@ def make(report) -> dict[str, bytes]:
 
 def brief_bytes(kit, cache_dir=None) -> bytes:
     """The brief's PDF: as many lead claims as fit on the page with the headline, in their order."""
-    from mlperf_report.assemble import page, pdf_print
+    from mlperf_report.assemble import page, pdf_print, print_svg
 
     from markupsafe import Markup
 
     charted = next((c for c in kit.claims if c.chart is not None), None)
-    svg = kit_charts.drawing(charted, kit, CHART) if charted else ""
+    # its labels are text: set in the embedded faces, which are cut to their characters too
+    svg, labels = print_svg.glyphs_to_text(kit_charts.drawing(charted, kit, CHART)) if charted else ("", [])
     chart = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode() if charted else ""
     template = page._jinja().get_template("brief.html.j2")
     context = dict(kit=kit, chart=chart, chart_alt=charted.chart_title if charted else "",
@@ -53,7 +54,7 @@ def brief_bytes(kit, cache_dir=None) -> bytes:
                    source=label("kit.source", kit.lang, round=kit.mark_title, source=kit.source),
                    derived=label("kit.derived", kit.lang))
     claims = _numbered(kit.claims)
-    faces = page.page_fonts(template.render(**context, claims=claims, font_faces=[]), "", cache_dir)  # CJK subset
+    faces = page.page_fonts(template.render(**context, claims=claims, font_faces=[]), "".join(labels), cache_dir)
     return pdf_print.shortest_that_fits(lambda n: template.render(**context, claims=claims[:n], font_faces=faces),
                                         max(len(claims), 1))
 

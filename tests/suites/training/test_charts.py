@@ -1,6 +1,8 @@
 """Charts through their plot objects (bar widths, labels, colours), labels in every language, and
 byte-identical SVG for identical inputs."""
 
+import re
+
 import matplotlib.colors as mcolors
 import pandas as pd
 import pytest
@@ -140,7 +142,8 @@ def test_svg_is_deterministic_undated_and_chinese_renders(v10):
     second = outputs.chart_svg(charts.time_to_train, lang=lang, rows=len(data), data=data,
                                 colours=charts.result_colours(data, focus="Graphcore"), benchmark="ResNet")
     assert first == second
-    assert "<dc:date>" not in first and "<text" not in first  # glyphs as paths: no font needed to view
+    assert "<dc:date>" not in first and "<!--" not in first  # labels as text, no glyph outlines
+    assert re.search(r"<text\b[^>]*>[^<]*[\u4e00-\u9fff][^<]*</text>", first)  # a Chinese label, as text
     assert first != outputs.chart_svg(charts.time_to_train, lang="en", rows=len(data), data=data,
                                 colours=charts.result_colours(data, focus="Graphcore"), benchmark="ResNet")
 
