@@ -9,6 +9,7 @@ from typing import Iterator
 
 import pandas as pd
 
+from mlperf_report.analysis.label_text import LABEL_COLUMNS, columns, short_label  # noqa: F401 (named here too)
 from mlperf_report.i18n.labels import label
 
 
@@ -68,32 +69,9 @@ def coloured_bars(ax, df: pd.DataFrame, x: str, colours: dict | None, default: s
     return bars
 
 
-#: Columns (a CJK character counts two) a system's name may take on one line of a chart; longer
-#: names end in "…" there (tables keep them whole), so the bars keep most of the page's width.
-LABEL_COLUMNS = 40
 #: A value label goes inside its bar past this share of the axis, so it never reaches the notes
 #: printed right of the plot (the accelerator counts).
 _INSIDE_FROM = 0.78
-
-
-def columns(text: str) -> int:
-    """Printed width in columns: a CJK (wide) character takes two."""
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
-def short_label(text: str, width: int = LABEL_COLUMNS) -> str:
-    """``text`` in at most ``width`` columns, cut at a word where it can, ending in "…"."""
-    if columns(text) <= width:
-        return text
-    cut = ""
-    for ch in text:
-        if columns(cut + ch) > width - 1:
-            break
-        cut += ch
-    head = cut.rsplit(" ", 1)[0] if " " in cut and columns(cut.rsplit(" ", 1)[0]) >= width * 0.6 else cut
-    return head.rstrip(" ,;:-_(") + "…"
 
 
 def value_labels(ax, bars, fmt, *, fontsize: float = 7) -> None:

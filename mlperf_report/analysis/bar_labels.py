@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from mlperf_report.analysis import names
-from mlperf_report.analysis.axes import columns, short_label
+from mlperf_report.analysis.label_text import columns, short_label
 from mlperf_report.core.accelerators import load as load_generations
 from mlperf_report.i18n import formatting
 from mlperf_report.i18n.labels import label

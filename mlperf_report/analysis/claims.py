@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd  # imported by the functions that use it: see story
 
 from mlperf_report.analysis.names import blank_model
 from mlperf_report.core.config import STORY_ANGLES
@@ -100,6 +101,8 @@ def _text(series: pd.Series) -> pd.Series:
 def _chips(df: pd.DataFrame) -> pd.DataFrame:
     """What each result ran on: its accelerator and their count, or, with none (CPU-only), its host
     processor and their count (``chip``, ``chips``, ``chip_kind``)."""
+    import pandas as pd
+
     bare = df["accelerator_model"].map(blank_model) | ~df["accelerators"].fillna(0).gt(0)
     hosts = pd.to_numeric(df["host_processors"], errors="coerce")
     return df.assign(chip=df["accelerator_model"].where(~bare, df["host_processor_model"]),
@@ -110,6 +113,8 @@ def _chips(df: pd.DataFrame) -> pd.DataFrame:
 def prepare(frame: pd.DataFrame, focus: Focus) -> pd.DataFrame:
     """The comparable frame with ``perf``, ``mine``, ``like`` and the chip columns, rows without a usable
     value dropped."""
+    import pandas as pd
+
     df = frame.reindex(columns=list(COLUMNS)).copy()
     df = df[pd.to_numeric(df["value"], errors="coerce").gt(0)].copy()
     for key in ("model", "host_processor_model", "accelerator_model"):
@@ -126,6 +131,8 @@ def prepare(frame: pd.DataFrame, focus: Focus) -> pd.DataFrame:
 
 def row_facts(row: pd.Series) -> dict:
     """A result as plain values for the claim's facts (JSON-safe)."""
+    import pandas as pd
+
     out = {}
     for key in ("round", "benchmark", "scenario", "division", "availability", "submitter", "system_id", "system",
                 "accelerator_model", "unit", "measure", "energy_unit", "result_id", "model", "host_processor_model"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from mlperf_report.analysis.comparisons import vendor_of
+from mlperf_report.analysis.vendors import vendor_of
 from mlperf_report.core.accelerators import Generations, blank_model  # noqa: F401 - blank_model: names' word
 
 #: A trailing configuration in parentheses, as Inference system names carry it.

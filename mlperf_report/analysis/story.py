@@ -24,17 +24,14 @@ both stay in the body, among the like-for-like results.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from mlperf_report.analysis.claims import (ANGLES, COLUMNS, HIGHLIGHTS, NOISE, PER_ANGLE, SCALING_EFFICIENCY, Claim,
                                            Focus, Story, prepare)
-from mlperf_report.analysis.story_angles import (competition, energy, leadership, leadership_of_round, price,
-                                                 progress, scaling)
-from mlperf_report.analysis.story_chips import debut, generation
-from mlperf_report.analysis.story_ecosystem import ecosystem
 from mlperf_report.core.accelerators import Generations
+
+if TYPE_CHECKING:  # the angles (and pandas) are imported where claims are found, in a kernel: the
+    import pandas as pd  # build's own process only tells and cites a story read from its figures
 
 __all__ = ["ANGLES", "COLUMNS", "NOISE", "SCALING_EFFICIENCY", "Claim", "Focus", "Story", "find_claims", "leads",
            "rank", "tell", "with_cite_ids", "mlcommons_ids"]
@@ -46,6 +43,11 @@ def find_claims(frame: pd.DataFrame, focus: Focus, generations: Generations,
     """Every claim of every angle that the comparable frame (and the previous round's, and the
     perf/$ entries where prices are on file) supports. ``seen``: the chips (accelerator and host
     processor model names) of every other round of the suite present in the data, by round id."""
+    from mlperf_report.analysis.story_angles import (competition, energy, leadership, leadership_of_round, price,
+                                                     progress, scaling)
+    from mlperf_report.analysis.story_chips import debut, generation
+    from mlperf_report.analysis.story_ecosystem import ecosystem
+
     full = prepare(frame, focus)
     before = prepare(previous, focus) if previous is not None and len(previous) else None
     if focus.kind == "none":

@@ -21,7 +21,7 @@ from typing import Callable
 import nbformat
 
 from mlperf_report.core import paths
-from mlperf_report.assemble import formats, kit_charts, print_lists, print_svg
+from mlperf_report.assemble import formats, print_lists, print_svg
 from mlperf_report.assemble.kit import Kit
 from mlperf_report.assemble.pdf_print import PrintedPart, render_pdf
 from mlperf_report.assemble.report_document import Page, Report, timed
@@ -103,6 +103,8 @@ def build_document(request: ReportRequest, pdf_renderer: Callable[..., bytes] = 
     use_fonts(r.brand)  # the font files the parent resolved: no fc-match in this process
     made = _made(r)
     wanted = [pair for fmt in made if callable(getattr(fmt, "charts", None)) for pair in fmt.charts(kit)]
+    from mlperf_report.assemble import kit_charts  # matplotlib and pandas: where reports are assembled
+
     kit = timed(timings, "charts", lambda: kit_charts.with_drawings(kit, wanted))
     listed = tuple(c for fmt in formats.chosen(r.formats) if (c := fmt.companion(kit)))
     page = Page(dict(lang=r.lang, title=r.title, round_title=round_title(r.round_id), date=r.date,

@@ -12,7 +12,7 @@ import io
 from dataclasses import dataclass
 
 from mlperf_report.analysis import bar_labels, claim_charts
-from mlperf_report.analysis.axes import short_label
+from mlperf_report.analysis.label_text import short_label
 
 #: Columns a bar's label takes in a claim chart.
 LABEL_COLUMNS = bar_labels.COLUMNS
