@@ -4,10 +4,12 @@ A brand's primary becomes the focus's colour in every chart (``style.recolour`` 
 charts, ``style.branded`` for the press kit's). The house's other colours (the baseline's teal, the
 others' grey, the submitters' palette) were chosen beside the house's red, not beside a brand's: a
 yellow brand's focus sat beside the palette's mustard, told apart only by the legend. A house colour
-within :data:`contrast.ALIKE` of the primary (CIEDE2000) is replaced, in that chart, by the first
-colour of :data:`RESERVE` that the chart does not use, that is at least as far from the primary and
-from every other series colour left in the chart, and on which the text written on the old one's
-bars still reads (WCAG 4.5:1); where none is, the colour stays (no worse than before).
+within :data:`contrast.ALIKE` of the primary (CIEDE2000) is replaced, in that chart, by a reserve
+colour (the palette, then :data:`EXTRA`; a grey by another grey where one will do) that the chart
+does not use, at least as far from the primary, on which the text written on the old one's bars
+still reads (WCAG 4.5:1): of those, the one farthest from every other series left in the chart
+(a chart of twelve submitters uses the whole palette, and the focus standing apart comes first).
+Where none is, the colour stays (no worse than before).
 """
 
 from __future__ import annotations
@@ -40,15 +42,19 @@ def stepped_away(primary: str, series: Iterable[str], house: Iterable[str], rese
     moved: dict[str, str] = {}
     for colour in clashing:
         text = text_on(colour)
-        for candidate in (c.lower() for c in (*(GREYS if _grey(colour) else ()), *reserve)):
-            if (candidate in kept or candidate in moved.values() or _alike(candidate, primary)
-                    or any(_alike(candidate, other) for other in left)
-                    or contrast.ratio(contrast.rgb(candidate), _rgb(text)) < contrast.TEXT):
-                continue
-            moved[colour] = candidate
-            left.append(candidate)
-            break
+        allowed = [c.lower() for c in (*(GREYS if _grey(colour) else ()), *reserve)
+                   if c.lower() not in kept and c.lower() not in moved.values() and not _alike(c, primary)
+                   and contrast.ratio(contrast.rgb(c), _rgb(text)) >= contrast.TEXT]
+        if _grey(colour) and any(_grey(c) for c in allowed):  # the others stay neutral
+            allowed = [c for c in allowed if _grey(c)]
+        if allowed:  # the one farthest from every series left (the first of equals)
+            moved[colour] = max(allowed, key=lambda c: min((_difference(c, o) for o in left), default=100.0))
+            left.append(moved[colour])
     return moved
+
+
+def _difference(a: str, b: str) -> float:
+    return contrast.difference(contrast.rgb(a), contrast.rgb(b))
 
 
 def _grey(colour: str) -> bool:
