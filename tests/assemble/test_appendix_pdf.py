@@ -97,8 +97,9 @@ def test_a_report_without_exhibits_has_no_exhibits_file(tmp_path):
 
 def test_a_single_report_prints_its_appendix_in_its_own_font_subsets(notebooks, tmp_path, monkeypatch):
     """No batch to share the appendix with: it is printed in the report's subsets (which hold its
-    characters), so only the report's three faces are cut; a batch's report cuts the appendix's own
-    CJK face too (the exhibits have no chart: no DejaVu face for them)."""
+    characters), so only the report's faces are cut (its CJK face and the charts' DejaVu faces); a
+    batch's report cuts the appendix's own CJK face too (the exhibits have no chart: no DejaVu face
+    for them)."""
     from mlperf_report.i18n import fonts
 
     cut = []
@@ -109,6 +110,7 @@ def test_a_single_report_prints_its_appendix_in_its_own_font_subsets(notebooks, 
         report = document.assemble_report(ROUND, "zh-Hant", notebooks, "<p>焦點領先。</p>", rf.NOTES["zh-Hant"],
                                           tmp_path / folder, "報告", "2026-12-05", cache_dir=tmp_path / folder / "cache",
                                           share_appendix=share)
-        assert len(cut) == (4 if share else 3) and cut.count(None) == (2 if share else 1)
+        cjk = 2 if share else 1  # the report's CJK face, and in a batch the appendix's own
+        assert len(cut) == cjk + len(fonts.latin_faces()) and cut.count(None) == cjk
         appendix_text = PdfReader(report.exhibits_path).pages[0].extract_text()
         assert any("\u4e00" <= char <= "\u9fff" for char in appendix_text)  # its Chinese set in the faces given
