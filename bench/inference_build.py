@@ -50,9 +50,18 @@ def _kind(member: psutil.Process, build: psutil.Process) -> str:
     if member.pid == build.pid:
         return "the build"
     command = " ".join(member.cmdline())
-    if "ipykernel_launcher" in command:
+    if "ipykernel_launcher" in command or _session_leader(member):  # a seeded kernel keeps its worker's command
         return "a kernel"
     return "an assembling process" if "multiprocessing" in command else "a notebook runner"
+
+
+def _session_leader(member: psutil.Process) -> bool:
+    import os
+
+    try:
+        return os.getsid(member.pid) == member.pid
+    except OSError:
+        return False
 
 
 def measured_build(argv: list[str]) -> dict:

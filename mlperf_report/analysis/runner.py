@@ -209,11 +209,12 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
     listener = threading.Thread(target=relay, daemon=True)
     listener.start()
     plan.kernel_log.write_bytes(b"")
+    seeded = _seeded(plan, context)
     out = []
     try:
         pool = ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context,
                                    initializer=_init_worker,
-                                   initargs=(events, plan.fresh_kernels, plan.kernel_log, os.getpid()))
+                                   initargs=(events, plan.fresh_kernels, plan.kernel_log, os.getpid(), seeded))
         try:
             futures = {pool.submit(_execute_in_worker, job, digests): job for job, digests in pending}
             for future in as_completed(futures):
@@ -241,14 +242,29 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
 _WORKER: dict = {}
 
 
-def _init_worker(events, fresh_kernels: bool, kernel_log: Path, parent_pid: int) -> None:
+def _seeded(plan: Plan, context) -> bool:
+    """Whether the workers' kernels start from seeds (``kernel_seed``): kept kernels, forked workers,
+    the checked jupyter_client; then what kernels import is imported here, once, before the fork."""
+    from mlperf_report.analysis import kernel_seed, papermill_engine
+
+    if plan.fresh_kernels or context.get_start_method() != "fork" or not kernel_seed.usable():
+        return False
+    kernel_seed.preload(papermill_engine.PRELOAD)
+    return True
+
+
+def _init_worker(events, fresh_kernels: bool, kernel_log: Path, parent_pid: int, seeded: bool = False) -> None:
     """Per worker: the progress queue, the kernel policy, stderr (inherited by kernels) to the log, and
-    exit (with its kernels) when signalled or when the build dies."""
+    exit (with its kernels) when signalled or when the build dies; with ``seeded``, its kernel's seed."""
     processes.worker_setup(parent_pid)
     _WORKER.update(events=events, fresh_kernel=fresh_kernels, kernel_log=kernel_log)
     log = os.open(kernel_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(log, 2)
     os.close(log)
+    if seeded:
+        from mlperf_report.analysis import kernel_seed
+
+        kernel_seed.plant()
 
 
 def _execute_in_worker(job: NotebookJob, digests: dict[str, str]) -> NotebookResult:

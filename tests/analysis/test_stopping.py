@@ -60,10 +60,19 @@ def _kernel_in_a_notebook(build: subprocess.Popen, log, out, mark: str) -> list[
             pytest.fail(f"the build ended (exit {build.returncode}) before a notebook ran:\n"
                         + log.read_text(errors="replace")[-2000:])
         family = _marked(mark)
-        kernel = any("ipykernel" in " ".join(p.cmdline()) for p in family)
+        kernel = any(_is_kernel(p) for p in family)
         return family if kernel and _notebooks_in_progress(log.read_text(errors="replace")) else []
     return _poll(state, 300, lambda: "no kernel started a notebook within 300 s; the build printed:\n"
                  + log.read_text(errors="replace")[-2000:])
+
+
+def _is_kernel(proc: psutil.Process) -> bool:
+    """A kernel: a new Python running ipykernel, or a worker's seeded kernel (``kernel_seed``: a copy of
+    the worker, with its command line, alone in a session of its own, as kernels are)."""
+    try:
+        return "ipykernel" in " ".join(proc.cmdline()) or os.getsid(proc.pid) == proc.pid
+    except (psutil.NoSuchProcess, ProcessLookupError):
+        return False
 
 
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
