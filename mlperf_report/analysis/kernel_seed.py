@@ -102,6 +102,9 @@ def _launching(original):
         seed = dict(_SEED)
         _SEED.clear()
         environment = dict(os.environ if env is None else env, JPY_PARENT_PID=str(os.getpid()), **{MARK: "1"})
+        # ipykernel reads JPY_PARENT_PID when imported (in the build's process, before any worker): its
+        # parent, whom its poller watches and who keeps it quiet on the terminal, is given as an argument
+        arguments = [*arguments, f"--IPKernelApp.parent_handle={os.getpid()}"]
         request = json.dumps({"argv": arguments, "env": environment, "cwd": str(cwd or os.getcwd())}).encode()
         try:
             while request:
@@ -138,6 +141,10 @@ def _grow(reading: int, worker: int) -> None:
             return
         for number in (signal.SIGTERM, signal.SIGINT):
             signal.signal(number, signal.SIG_DFL)
+        # the standard streams as the descriptors a new Python would have: under a harness (pytest's
+        # capture) they are files on descriptors closed below, which the kernel's sockets could reuse
+        sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+        sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
         import gc
 
         gc.freeze()  # the worker's objects: never collected here, so none closes what it held
