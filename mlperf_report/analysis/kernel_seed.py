@@ -37,6 +37,7 @@ CHECKED = (("8.10.0", "7.4.0"),)
 MARK = "MLPERF_REPORT_SEEDED_KERNEL"
 
 _SEED: dict = {}  # in a worker: pid and request pipe of its seed, until used
+_INHERITED: list = []  # in a seed: what it must never finalise (see _grow)
 
 
 def usable() -> bool:
@@ -131,7 +132,7 @@ def _kernel_arguments(cmd) -> list[str] | None:
 def _grow(reading: int, worker: int) -> None:
     """The seed: wait for the kernel's arguments, then be the kernel; exit without the worker's
     clean-up, whatever happens (a request of nothing: the worker never needed a kernel)."""
-    code = 1
+    code, errors = 1, 2
     try:
         os.setsid()
         from mlperf_report.core import processes
@@ -145,11 +146,18 @@ def _grow(reading: int, worker: int) -> None:
         # capture) they are files on descriptors closed below, which the kernel's sockets could reuse
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
         sys.stderr = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+        import asyncio
         import gc
 
         gc.freeze()  # the worker's objects: never collected here, so none closes what it held
+        # an event loop the build's process had (a harness's) is the worker's too: its selector
+        # belongs to them, so the kernel starts with loops of its own; the old ones are kept
+        # referenced, or their finalisers would close descriptor numbers the kernel may own by then
+        _INHERITED.append(asyncio.get_event_loop_policy())
+        asyncio.set_event_loop_policy(None)
         os.closerange(3, reading)
         os.closerange(reading + 1, 1 << 16)
+        errors = os.dup(2)  # the kernel's log, which ipykernel's own capture of stderr does not reach
         request = _read_all(reading)
         if not request:
             code = 0
@@ -161,7 +169,7 @@ def _grow(reading: int, worker: int) -> None:
     except BaseException:  # noqa: BLE001  (reported on the kernel's log, as a failed start would be)
         import traceback
 
-        traceback.print_exc()
+        os.write(errors, traceback.format_exc().encode(errors="backslashreplace"))
     finally:
         os._exit(code)
 

@@ -24,7 +24,8 @@ matplotlib's text layout (``analysis.measured_text``), its renderer for a one-pa
 (``analysis.layout``) and its marker copies (``analysis.marker_copies``); WeasyPrint's line
 breaking, of the charts' letters (``assemble.chart_letters``) and of the page's text
 (``assemble.text_lines``), its SVG text code (``assemble.svg_runs``) and its page boxes
-(``assemble.page_fit``).
+(``assemble.page_fit``); jupyter_client's kernel launch and ipykernel's application
+(``analysis.kernel_seed``).
 """
 
 from __future__ import annotations

@@ -65,3 +65,21 @@ def test_only_this_python_s_ipykernel_goes_to_the_seed():
                                           "-f", "c.json"]) == ["-f", "c.json"]
     assert kernel_seed._kernel_arguments(["/usr/bin/python3-other", "-m", "ipykernel_launcher", "-f", "c.json"]) is None
     assert kernel_seed._kernel_arguments([sys.executable, "-m", "other_kernel", "-f", "c.json"]) is None
+
+
+@pytest.mark.skipif(not kernel_seed.usable(), reason="no fork, or a jupyter_client not checked")
+def test_a_seeded_kernel_starts_whatever_event_loop_the_build_s_process_had(tmp_path):
+    """A harness (pytest's plugins, a notebook running the build) may have set an event loop: its
+    selector is inherited by every seed, and a kernel that took it died before answering (every
+    seeded kernel of a full test run did)."""
+    import asyncio
+
+    (tmp_path / "built" / "training-v1.0" / "notebooks").mkdir(parents=True)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        probes = _probes(runner.run_notebooks(_plan(tmp_path, fresh=False), progress=lambda line: None))
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+    assert [p["seeded"] for p in probes] == ["1", "1"]
