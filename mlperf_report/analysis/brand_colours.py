@@ -64,7 +64,7 @@ def _grey(colour: str) -> bool:
 
 
 def _alike(a: str, b: str) -> bool:
-    return contrast.difference(contrast.rgb(a), contrast.rgb(b)) < contrast.ALIKE
+    return _difference(a, b) < contrast.ALIKE
 
 
 def _rgb(colour: str) -> tuple[float, float, float]:

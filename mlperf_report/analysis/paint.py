@@ -24,9 +24,11 @@ from typing import Hashable, Iterator, Mapping
 _PREFIX = "#fe"
 #: The placeholder of the text written on a placeholder's bar (``#fd0001`` on ``#fe0001``).
 _TEXT_PREFIX = "#fd"
-#: A placeholder colour (a bar's or its text's), or a label (skipped: a ``<text>``'s content from its
-#: ``>``, or a comment, holds a label's text, which may be anything).
-_PAINTABLE = re.compile(r"<!--.*?-->|>[^<]*</text>|#f[de][0-9a-f]{4}\b", re.DOTALL)
+#: A label in a chart's SVG: a ``<text>``'s content from its ``>``, or a comment (outlines' labels).
+#: Its text may be anything, a colour's spelling too: what repaints a chart skips it (``style.recolour``).
+LABEL = r"<!--.*?-->|>[^<]*</text>"
+#: A placeholder colour (a bar's or its text's), or a label (skipped).
+_PAINTABLE = re.compile(LABEL + r"|#f[de][0-9a-f]{4}\b", re.DOTALL)
 
 
 class PaintError(RuntimeError):

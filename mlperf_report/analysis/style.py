@@ -16,7 +16,7 @@ import re
 import warnings
 from typing import Iterable, Iterator
 
-from mlperf_report.analysis import brand_colours
+from mlperf_report.analysis import brand_colours, paint
 
 #: A4 text width (160 mm) and the row height of bar charts, in inches.
 WIDTH = 6.3
@@ -190,8 +190,6 @@ def text_on(colour) -> str:
     or black, whichever contrasts more with it (WCAG), so a brand's light primary gets dark text."""
     import matplotlib.colors as mcolors
 
-    from mlperf_report.analysis import paint
-
     hexed = mcolors.to_hex(colour).lower()
     painted_later = paint.text_placeholder(hexed)  # a placeholder's bar: its text is painted with it
     if painted_later:
@@ -243,9 +241,9 @@ def _large_on_white(colour: str, ink: str = INK) -> str:
 
 _HOUSE_FOCUS = FOCUS_COLOR  # the house's, whatever ``branded`` makes FOCUS_COLOR for a while
 #: The colours :func:`recolour` changes, or a label (a ``<text>``'s content, a comment), left as it is.
-_FOCUS_IN_SVG = re.compile(r"<!--.*?-->|>[^<]*</text>|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)),
+_FOCUS_IN_SVG = re.compile(paint.LABEL + "|" + "|".join((_HOUSE_FOCUS, FOCUS_TEXT, FOCUS_FIGURE)),
                            re.DOTALL | re.IGNORECASE)
-_LABEL_IN_SVG = re.compile(r"<!--.*?-->|>[^<]*</text>", re.DOTALL)
+_LABEL_IN_SVG = re.compile(paint.LABEL, re.DOTALL)
 _COLOUR_IN_SVG = re.compile(r"#[0-9a-fA-F]{6}\b")
 #: What a house colour too alike to a brand's primary may become (``brand_colours``).
 _RESERVE = (*SUBMITTER_PALETTE, *brand_colours.EXTRA)
