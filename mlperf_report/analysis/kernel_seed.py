@@ -52,11 +52,12 @@ def usable() -> bool:
         return False
 
 
-def preload(modules: tuple[str, ...]) -> None:
+def preload(modules: tuple[str, ...], *, kernel: bool = True) -> None:
     """Import what every kernel imports in this process (the build's), before the workers are forked
     from it, as a kernel would: matplotlib with ipykernel's default backend, seaborn without SciPy
     (which only the kernels go without: SciPy stays importable here). A module that fails to
-    import is left to the kernel, which reports it as it always has."""
+    import is left to the kernel, which reports it as it always has. ``kernel``: ipykernel too
+    (False: only ``modules``, what other processes forked from here share with the kernels)."""
     import importlib
 
     backend = os.environ.get("MPLBACKEND")
@@ -65,7 +66,7 @@ def preload(modules: tuple[str, ...]) -> None:
     if blocked:
         sys.modules["scipy"] = None  # type: ignore[assignment]
     try:
-        for name in ("ipykernel.kernelapp", "ipykernel.ipkernel", *modules):
+        for name in (*(("ipykernel.kernelapp", "ipykernel.ipkernel") if kernel else ()), *modules):
             try:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001  (the kernel's start-up reports it)

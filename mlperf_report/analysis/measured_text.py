@@ -14,9 +14,12 @@ While a chart is drawn and written (:func:`remembered`, around ``outputs.chart_s
   writer measures a label from its text, font properties and the font settings alone (outlines of
   the same font files, unhinted), whichever renderer asks; one is kept per font, text and mathtext
   settings (rcParams) in force;
-- the font files of a set of font properties are looked up once per those settings and font list.
+- the font files of a set of font properties are looked up once per those settings and font list;
+- the font tables a label's line height is read from (``OS/2``, ``hhea``, ``head``: matplotlib reads
+  them afresh, as new dictionaries, each time it lays out a label, half of that layout's time) are
+  read once per set of font files.
 
-The SVG is the same bytes (a test makes charts both ways). It stands in for two matplotlib functions
+The SVG is the same bytes (a test makes charts both ways). It stands in for three matplotlib functions
 while a chart is written, and only on the matplotlib versions it was checked against
 (:data:`CHECKED`); on any other it does nothing and charts are only slower.
 """
@@ -31,6 +34,7 @@ CHECKED = ("3.11.2",)
 
 _RENDERERS: dict = {}   # font settings -> the SVG renderer whose metrics cache every chart shares
 _FONT_FILES: dict = {}  # font settings -> {font properties: font files}
+_FONT_TABLES: dict = {}  # font files -> their tables as text layout reads them (``_TablesOnce``)
 _ACTIVE: list = []      # the settings of the block in force, if any
 
 
@@ -46,14 +50,17 @@ def remembered() -> Iterator[None]:
         return
     settings = _font_settings(mpl.rcParams, font_manager.fontManager)
     measure, find = mpl_text._get_text_metrics_with_cache, font_manager.fontManager._find_fonts_by_props
+    open_font = mpl_text.get_font
     mpl_text._get_text_metrics_with_cache = _shared_metrics(measure, settings)
     font_manager.fontManager._find_fonts_by_props = _found_once(find, _FONT_FILES.setdefault(settings, {}))
+    mpl_text.get_font = _tables_once(open_font)
     _ACTIVE.append(settings)
     try:
         yield
     finally:
         _ACTIVE.pop()
         mpl_text._get_text_metrics_with_cache = measure
+        mpl_text.get_font = open_font
         del font_manager.fontManager._find_fonts_by_props  # the class's own method again
 
 
@@ -89,3 +96,26 @@ def _found_once(find, found: dict):
 
     return once
 
+
+
+class _TablesOnce:
+    """A font as text layout uses it (``matplotlib.text`` only reads its tables): each table read
+    from the font once. The tables are matplotlib's own dictionaries, read, never changed."""
+
+    def __init__(self, font):
+        self._font, self._tables = font, {}
+
+    def get_sfnt_table(self, name):
+        if name not in self._tables:
+            self._tables[name] = self._font.get_sfnt_table(name)
+        return self._tables[name]
+
+
+def _tables_once(open_font):
+    def font(font_filepaths, **options):
+        files = tuple(font_filepaths) if isinstance(font_filepaths, (list, tuple)) else (font_filepaths,)
+        if files not in _FONT_TABLES:  # a font's tables depend on its files alone (not on hinting)
+            _FONT_TABLES[files] = _TablesOnce(open_font(font_filepaths, **options))
+        return _FONT_TABLES[files]
+
+    return font

@@ -149,13 +149,30 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None,
 
     One failing notebook does not stop the others. ``progress`` gets one line per state change
     (default: printed to stderr). ``when_running`` is called once, before the first notebook starts,
-    when any has to run (a build starts its assembling processes then, see ``report_pools.warm_pool``).
+    when any has to run, after this process has imported what the kernels import (a build starts its
+    assembling processes' fork server then, forked from here: see ``report_pools.warm_pool``).
     """
     say = _serialized(progress or _print_line)
     results: dict[Path, NotebookResult] = {}  # by executed notebook: a batch has one "bert" per focus
-    if when_running is not None and (plan.force or any(must_run(job) for job in plan.jobs)):
-        when_running()  # surely running: start now, on the core this process leaves idle while it checks
-        when_running = None
+    context = _context()
+    seeded: list[bool] = []  # whether the kernels start from seeds, once decided (``_seeded``)
+
+    def start_running() -> None:
+        # what kernels share with the caller's processes is imported first, then the caller starts
+        # them (forked from here, they inherit it: ``forked_server``), then the kernels' own imports
+        from mlperf_report.analysis import kernel_seed, papermill_engine
+
+        seeds = _seeds_usable(plan, context)
+        if seeds:
+            kernel_seed.preload(papermill_engine.SHARED, kernel=False)
+        if when_running is not None:
+            when_running()
+        if seeds:
+            kernel_seed.preload(papermill_engine.PRELOAD)
+        seeded.append(seeds)
+
+    if plan.force or any(must_run(job) for job in plan.jobs):
+        start_running()  # surely running: start now, on the core this process leaves idle while it checks
     pending = []
     for job in plan.jobs:
         digests = input_digests(job)
@@ -169,9 +186,10 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None,
         check_parameters([job for job, *_ in pending])
         for job, _, reason in pending:
             say(f"  {job.name:<12} queued ({reason})")
-        if when_running is not None:
-            when_running()
-        results.update({r.notebook: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say)})
+        if not seeded:
+            start_running()
+        results.update({r.notebook: r for r in _run_parallel([(j, d) for j, d, _ in pending], plan, say,
+                                                             context, seeded[0])})
     return [results[job.output] for job in plan.jobs]
 
 
@@ -193,13 +211,18 @@ def _serialized(say: Callable[[str], None]) -> Callable[[str], None]:
     return locked
 
 
-def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list[NotebookResult]:
-    """A process pool where each worker calls papermill; worker state changes come back on a queue."""
+def _context():
+    """How notebook workers start: forked (they inherit what the build imported for the kernels)."""
     import multiprocessing
+
+    return multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+
+
+def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None], context, seeded: bool) -> list[NotebookResult]:
+    """A process pool where each worker calls papermill; worker state changes come back on a queue."""
     import threading
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     events = context.Queue()
 
     def relay():
@@ -209,7 +232,6 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
     listener = threading.Thread(target=relay, daemon=True)
     listener.start()
     plan.kernel_log.write_bytes(b"")
-    seeded = _seeded(plan, context)
     out = []
     try:
         pool = ProcessPoolExecutor(max_workers=min(plan.workers, len(pending)), mp_context=context,
@@ -242,14 +264,13 @@ def _run_parallel(pending: list, plan: Plan, say: Callable[[str], None]) -> list
 _WORKER: dict = {}
 
 
-def _seeded(plan: Plan, context) -> bool:
+def _seeds_usable(plan: Plan, context) -> bool:
     """Whether the workers' kernels start from seeds (``kernel_seed``): kept kernels, forked workers,
-    the checked jupyter_client; then what kernels import is imported here, once, before the fork."""
-    from mlperf_report.analysis import kernel_seed, papermill_engine
+    the checked jupyter_client. Then what kernels import is imported here, once, before the fork."""
+    from mlperf_report.analysis import kernel_seed
 
     if plan.fresh_kernels or context.get_start_method() != "fork" or not kernel_seed.usable():
         return False
-    kernel_seed.preload(papermill_engine.PRELOAD)
     return True
 
 

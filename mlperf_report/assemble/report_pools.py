@@ -4,7 +4,10 @@ WeasyPrint is single-threaded Python, so reports are printed in processes, each 
 even when the build is killed (``processes.worker_setup``). They are forked from a fork server
 (``multiprocessing``'s ``forkserver``: a process of its own, with no thread of the caller's kernels or
 zmq to copy) that imported WeasyPrint and nbconvert and rehearsed a report once (``fork_server``):
-each process starts ready, and the build pays those 0.9 s of CPU once rather than once per process.
+each process starts ready, and the build pays that warm-up once rather than once per process. A single
+build forks the server from itself once it has imported what its kernels share with it (numpy,
+pandas, matplotlib: ``forked_server``); a batch, and any build where that cannot be, starts it as a
+new Python.
 A process assembles several reports, and after each gives back what it left behind
 (:func:`_run_pooled`). Where there is no fork server (Windows), processes are spawned and warm up
 themselves.
@@ -76,9 +79,12 @@ def warm_pool(workers: int, warm_up: tuple[tuple[str, str], ...] = WARM_UP):
     it: the caller goes on starting the notebooks."""
     context = start_context()
     if context.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+        from mlperf_report.assemble import forked_server
 
-        forkserver.ensure_running()
+        if not forked_server.start([FORK_SERVER]):  # forked from this process where it can be
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
     return report_pool(workers, warm_up)
 
 

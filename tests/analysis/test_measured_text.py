@@ -68,17 +68,45 @@ def test_without_it_matplotlib_measures_per_renderer(monkeypatch):
     assert len(calls) > len(set(calls)) > 0
 
 
+def test_a_fonts_tables_are_read_once_for_every_label_laid_out(monkeypatch):
+    """Each label's line height comes from its font's tables: read from the font once, not at every
+    layout of every label (matplotlib reads them as new dictionaries each time)."""
+    from matplotlib import font_manager
+
+    _chart("en", _FIRST)
+    reads = []
+    original = font_manager.get_font
+
+    def counted(*args, **kwargs):
+        reads.append(args[0])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(font_manager, "get_font", counted)  # where text layout's stand-in opens fonts
+    monkeypatch.setattr(measured_text, "_FONT_TABLES", {})
+    from matplotlib import text as mpl_text
+
+    monkeypatch.setattr(mpl_text, "get_font", counted)
+    _chart("en", _FIRST)
+    _chart("en", _SECOND)
+    assert 0 < len(reads) == len({tuple(r) for r in reads}) <= 4  # one read per face (regular, bold, CJK)
+    monkeypatch.setattr(measured_text, "CHECKED", ())
+    reads.clear()
+    _chart("en", _FIRST)
+    assert len(reads) > 20  # without it: once per label laid out
+
+
 def test_matplotlib_is_left_as_it_was_even_when_a_chart_fails():
     from matplotlib import font_manager
     from matplotlib import text as mpl_text
 
     measure = mpl_text._get_text_metrics_with_cache
+    open_font = mpl_text.get_font
     with pytest.raises(RuntimeError), measured_text.remembered():
         with measured_text.remembered():  # nested: the outer block's settings hold
             assert mpl_text._get_text_metrics_with_cache is not measure
         assert "_find_fonts_by_props" in vars(font_manager.fontManager)
         raise RuntimeError("the chart failed")
-    assert mpl_text._get_text_metrics_with_cache is measure
+    assert mpl_text._get_text_metrics_with_cache is measure and mpl_text.get_font is open_font
     assert "_find_fonts_by_props" not in vars(font_manager.fontManager)
 
 
