@@ -38,12 +38,23 @@ def _tree_rss(process: psutil.Process, unreaped: dict[int, float]) -> tuple[int,
     for member in [process, *process.children(recursive=True)]:
         try:
             sizes.append((member.memory_info().rss, _kind(member, process)))
-            if "multiprocessing.forkserver" in " ".join(member.cmdline()):
+            if _assembling(member):
                 times = member.cpu_times()
                 unreaped[member.pid] = times.user + times.system
         except psutil.Error:  # it ended between the listing and the reading
             pass
     return sum(size for size, _ in sizes), max(sizes, default=(0, ""))
+
+
+#: The name a fork server forked from the build gives itself and its processes (``forked_server``):
+#: they have the build's command, not ``multiprocessing.forkserver``'s.
+FORKED_SERVER_NAME = "mlperf-assemble"
+
+
+def _assembling(member: psutil.Process) -> bool:
+    """The report fork server or a process it forked: spawned (its command names it) or forked
+    from the build (its name does)."""
+    return member.name() == FORKED_SERVER_NAME or "multiprocessing.forkserver" in " ".join(member.cmdline())
 
 
 def _kind(member: psutil.Process, build: psutil.Process) -> str:
@@ -52,7 +63,7 @@ def _kind(member: psutil.Process, build: psutil.Process) -> str:
     command = " ".join(member.cmdline())
     if "ipykernel_launcher" in command or _session_leader(member):  # a seeded kernel keeps its worker's command
         return "a kernel"
-    return "an assembling process" if "multiprocessing" in command else "a notebook runner"
+    return "an assembling process" if "multiprocessing" in command or _assembling(member) else "a notebook runner"
 
 
 def _session_leader(member: psutil.Process) -> bool:

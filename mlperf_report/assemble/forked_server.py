@@ -30,6 +30,9 @@ import sys
 
 #: (major, minor) Python versions whose ``multiprocessing.forkserver`` this was checked with.
 CHECKED = ((3, 11),)
+#: What ``ps`` and ``top`` call the server and the processes it forks (a spawned server shows
+#: ``multiprocessing.forkserver`` in its command; a forked one has the build's command).
+PROCESS_NAME = "mlperf-assemble"
 
 
 def usable() -> bool:
@@ -87,7 +90,10 @@ def _serve(listener_fd: int, alive_r: int, alive_w: int, preload: list[str], dat
         import threading
         from multiprocessing import forkserver, resource_tracker
 
+        from mlperf_report.core import processes
+
         os.close(alive_w)
+        processes.set_name(PROCESS_NAME)
         for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGCHLD):
             signal.signal(number, signal.SIG_DFL)
         keep = sorted({0, 1, 2, listener_fd, alive_r})

@@ -29,13 +29,16 @@ SCRIPT = textwrap.dedent("""
     forked = forked_server.start(["json"])
     probe = ("(__import__('os').getppid(), 'colorsys' in __import__('sys').modules, 'json' in __import__('sys').modules,"
              " __import__('signal').getsignal(__import__('signal').SIGTERM) == __import__('signal').SIG_DFL,"
-             " [__import__('os').path.realpath('/proc/self/fd/' + fd) for fd in __import__('os').listdir('/proc/self/fd')])")
+             " [__import__('os').path.realpath('/proc/self/fd/' + fd) for fd in __import__('os').listdir('/proc/self/fd')],"
+             " open('/proc/self/comm').read().strip())")
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver")) as pool:
         seen = [pool.submit(eval, probe).result() for _ in range(4)]
     server = seen[0][0]
     with open(f"/proc/{server}/stat") as stat:
         server_parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-    print(json.dumps({"forked": forked, "build": os.getpid(), "server_parent": server_parent,
+    with open(f"/proc/{server}/comm") as comm:
+        names = {comm.read().strip(), *(s[5] for s in seen)}
+    print(json.dumps({"forked": forked, "names": sorted(names), "build": os.getpid(), "server_parent": server_parent,
                       "parents": sorted({s[0] for s in seen}), "inherited": all(s[1] for s in seen),
                       "preloaded": all(s[2] for s in seen), "default_sigterm": all(s[3] for s in seen),
                       "secret_open": any(secret.name in link for s in seen for link in s[4])}))
@@ -59,6 +62,7 @@ def test_the_server_is_forked_from_the_build_and_keeps_only_what_it_imported():
     assert seen["inherited"] and seen["preloaded"]  # the build's imports, and the server's warm-up
     assert seen["default_sigterm"]  # not the build's handler: a stopped build's processes stop
     assert not seen["secret_open"]  # the build's descriptors closed, as a spawned server has them
+    assert seen["names"] == [forked_server.PROCESS_NAME]  # what ps and top call the server and its processes
 
 
 def test_with_a_second_thread_the_server_is_started_as_a_new_python():
@@ -67,3 +71,4 @@ def test_with_a_second_thread_the_server_is_started_as_a_new_python():
     assert seen["server_parent"] == seen["build"]  # multiprocessing's own server, a child all the same
     assert not seen["inherited"] and seen["preloaded"]  # a new Python: only what it was told to import
     assert seen["default_sigterm"] and not seen["secret_open"]
+    assert forked_server.PROCESS_NAME not in seen["names"]
