@@ -35,6 +35,10 @@ import time
 CHECKED = (("8.10.0", "7.4.0"),)
 #: Set in a seeded kernel's environment.
 MARK = "MLPERF_REPORT_SEEDED_KERNEL"
+#: What kernels share with the build's assembling processes (the kit's charts, the workbook's tables):
+#: imported first, before the assembling processes' fork server is forked from the build
+#: (``assemble.forked_server``), and before papermill (0.25 s) and the kernels' own imports.
+SHARED = ("numpy", "pandas", "matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.backends.backend_svg")
 
 _SEED: dict = {}  # in a worker: pid and request pipe of its seed, until used
 _INHERITED: list = []  # in a seed: what it must never finalise (see _grow)

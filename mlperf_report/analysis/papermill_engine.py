@@ -61,11 +61,6 @@ PRELOAD = ("numpy", "pandas", "matplotlib.pyplot", "matplotlib.figure", "matplot
            "mlperf_report.analysis.paint", "mlperf_report.analysis.html_tables")
 
 
-#: What kernels share with the assembling processes (the kit's charts, the workbook's tables): imported
-#: first, before the assembling processes' fork server is forked from the build (``forked_server``).
-SHARED = ("numpy", "pandas", "matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.backends.backend_svg")
-
-
 def kernel_startup(preload=PRELOAD) -> str:
     """The code a kernel runs when it starts, before any notebook (see *Startup* above): ``preload``
     imported, then frozen. A module that fails to import is left out: the notebook importing it

@@ -160,14 +160,16 @@ def run_notebooks(plan: Plan, *, progress: Callable[[str], None] | None = None,
     def start_running() -> None:
         # what kernels share with the caller's processes is imported first, then the caller starts
         # them (forked from here, they inherit it: ``forked_server``), then the kernels' own imports
-        from mlperf_report.analysis import kernel_seed, papermill_engine
+        from mlperf_report.analysis import kernel_seed
 
         seeds = _seeds_usable(plan, context)
         if seeds:
-            kernel_seed.preload(papermill_engine.SHARED, kernel=False)
+            kernel_seed.preload(kernel_seed.SHARED, kernel=False)
         if when_running is not None:
             when_running()
         if seeds:
+            from mlperf_report.analysis import papermill_engine  # papermill: after the caller's start
+
             kernel_seed.preload(papermill_engine.PRELOAD)
         seeded.append(seeds)
 
