@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The one entry point: `python build.py --help`. All logic lives in the mlperf_report package."""
 
-import sys
+from mlperf_report.core import processes
 
-from mlperf_report.cli.main import main
+processes.skip_teardown_at_exit()  # before anything else registers an exit handler
+
+from mlperf_report.cli.main import main  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    processes.exit_without_teardown(main())

@@ -90,3 +90,41 @@ def test_a_killed_build_s_assembling_processes_exit_with_it(tmp_path):
                 proc.kill()
             except psutil.Error:
                 pass
+
+
+_LEAVING = """
+import atexit, os, sys
+from mlperf_report.core import processes
+processes.skip_teardown_at_exit()
+seen = open(sys.argv[1], "a", buffering=1)
+atexit.register(lambda: (seen.write("exit handler\\n"), seen.flush()))  # registered later: runs earlier
+
+
+class Kept:
+    def __del__(self, write=os.write, fd=os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)):  # teardown only
+        write(fd, b"teardown\\n")
+
+
+kept = Kept()
+sys.stdout.write("the build's last line, still buffered")
+if sys.argv[2] == "fails":
+    raise RuntimeError("the build failed")
+processes.exit_without_teardown(3)
+"""
+
+
+@pytest.mark.parametrize("how", ["returns", "fails"])
+def test_a_finished_build_leaves_without_teardown_after_every_exit_handler(tmp_path, how):
+    import subprocess
+
+    from mlperf_report.core import paths
+
+    seen = tmp_path / "seen"
+    done = subprocess.run([sys.executable, "-c", _LEAVING, str(seen), how], cwd=paths.ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout == "the build's last line, still buffered"  # flushed on the way out
+    if how == "returns":
+        assert done.returncode == 3 and seen.read_text() == "exit handler\n"  # no teardown
+    else:  # an error leaves the interpreter's own way: its traceback, its code, its teardown
+        assert done.returncode == 1 and "the build failed" in done.stderr
+        assert seen.read_text() == "exit handler\nteardown\n"
