@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pandas as pd
 
-from mlperf_report.analysis.label_text import LABEL_COLUMNS, columns, short_label  # noqa: F401 (named here too)
+from mlperf_report.analysis.label_text import LABEL_COLUMNS, columns, short_label
 from mlperf_report.i18n.labels import label
 
 

@@ -41,7 +41,7 @@ def _two_lines(text: str, room: int, whole: str = "") -> str:
     before closing punctuation ("，")."""
     import re
 
-    from mlperf_report.analysis.axes import columns, short_label
+    from mlperf_report.analysis.label_text import columns, short_label
     from mlperf_report.i18n.line_breaks import NO_LINE_START
 
     lines = [""]
@@ -60,7 +60,7 @@ def _name(row: dict, room: int, lang: str) -> str:
     """A cell's benchmark, scenario and division in two lines of ``room`` columns: the benchmark's name
     cut, as little as it takes, so the scenario and the open division's mark (what tells two cells of
     one benchmark apart, and an open result from a closed one) stay whole."""
-    from mlperf_report.analysis.axes import columns, short_label
+    from mlperf_report.analysis.label_text import columns, short_label
     from mlperf_report.i18n.labels import label
 
     benchmark = _text(row, "benchmark_name", str(row.get("benchmark", "")))
@@ -83,7 +83,7 @@ def _name(row: dict, room: int, lang: str) -> str:
 
 def fit(text: str, room: float, largest: float, smallest: float) -> float:
     """The largest type (points, at most ``largest``, never under ``smallest``) ``text`` fits ``room`` points in."""
-    from mlperf_report.analysis.axes import columns
+    from mlperf_report.analysis.label_text import columns
 
     return max(smallest, min(largest, room / (_EM_PER_COLUMN * max(columns(text), 1))))
 
@@ -91,7 +91,7 @@ def fit(text: str, room: float, largest: float, smallest: float) -> float:
 def draw(data, ax, *, title: str = "", fontsize: float = 9, lang: str = "en"):
     """Each row of ``data`` (``claim_charts.frame`` of a debut) as a cell of the grid, in order."""
     from mlperf_report.analysis import style
-    from mlperf_report.analysis.axes import short_label
+    from mlperf_report.analysis.label_text import short_label
     from mlperf_report.analysis.claim_charts import value_format
 
     ax.set_axis_off()

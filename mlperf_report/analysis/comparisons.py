@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from mlperf_report.analysis.vendors import HOST_VENDORS, VENDORS, host_vendor_of, vendor_of  # noqa: F401 (named here too)
+from mlperf_report.analysis.vendors import VENDORS, vendor_of
 from mlperf_report.core.config import Baseline, Focus
 
 

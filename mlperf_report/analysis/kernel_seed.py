@@ -145,8 +145,6 @@ def _grow(reading: int, worker: int) -> None:
         processes.die_with_parent()
         if os.getppid() != worker:  # the worker died before the request to die with it took hold
             return
-        for number in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(number, signal.SIG_DFL)
         # the standard streams as the descriptors a new Python would have: under a harness (pytest's
         # capture) they are files on descriptors closed below, which the kernel's sockets could reuse
         sys.stdout = open(1, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
@@ -160,8 +158,7 @@ def _grow(reading: int, worker: int) -> None:
         # referenced, or their finalisers would close descriptor numbers the kernel may own by then
         _INHERITED.append(asyncio.get_event_loop_policy())
         asyncio.set_event_loop_policy(None)
-        os.closerange(3, reading)
-        os.closerange(reading + 1, 1 << 16)
+        processes.as_new_process(keep={reading})
         errors = os.dup(2)  # the kernel's log, which ipykernel's own capture of stderr does not reach
         request = _read_all(reading)
         if not request:

@@ -69,7 +69,7 @@ def _broke_long_labels(ax, renderer) -> bool:
     label's height, never for its length, and a long one ran off the figure (a summary chart's title
     centred over a plot that long system names push right). True when one was broken."""
     from mlperf_report.analysis import style
-    from mlperf_report.analysis.axes import columns
+    from mlperf_report.analysis.label_text import columns
 
     fig = ax.get_figure(root=True)
     pos, broke = ax.get_position(), False

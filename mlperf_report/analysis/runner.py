@@ -268,12 +268,10 @@ _WORKER: dict = {}
 
 def _seeds_usable(plan: Plan, context) -> bool:
     """Whether the workers' kernels start from seeds (``kernel_seed``): kept kernels, forked workers,
-    the checked jupyter_client. Then what kernels import is imported here, once, before the fork."""
+    the checked jupyter_client (then ``start_running`` imports what kernels import, once, here)."""
     from mlperf_report.analysis import kernel_seed
 
-    if plan.fresh_kernels or context.get_start_method() != "fork" or not kernel_seed.usable():
-        return False
-    return True
+    return not plan.fresh_kernels and context.get_start_method() == "fork" and kernel_seed.usable()
 
 
 def _init_worker(events, fresh_kernels: bool, kernel_log: Path, parent_pid: int, seeded: bool = False) -> None:

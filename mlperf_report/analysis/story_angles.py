@@ -17,7 +17,7 @@ from typing import Iterable
 import pandas as pd
 
 from mlperf_report.analysis.claims import (GROUP, NOISE, Claim, Focus, best_row, relative_gap, row_facts, sized)
-from mlperf_report.analysis.comparisons import vendor_of
+from mlperf_report.analysis.vendors import vendor_of
 from mlperf_report.core.accelerators import Generations
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mlperf_report.analysis.claims import GROUP, Claim, Focus, best_row, row_facts
-from mlperf_report.analysis.comparisons import host_vendor_of, vendor_of
+from mlperf_report.analysis.vendors import host_vendor_of, vendor_of
 from mlperf_report.core.accelerators import Generations
 
 

@@ -25,7 +25,6 @@ anywhere else ``ensure_running`` starts the server as it always has.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 #: (major, minor) Python versions whose ``multiprocessing.forkserver`` this was checked with.
@@ -94,11 +93,7 @@ def _serve(listener_fd: int, alive_r: int, alive_w: int, preload: list[str], dat
 
         os.close(alive_w)
         processes.set_name(PROCESS_NAME)
-        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGCHLD):
-            signal.signal(number, signal.SIG_DFL)
-        keep = sorted({0, 1, 2, listener_fd, alive_r})
-        for low, high in zip(keep, [*keep[1:], os.sysconf("SC_OPEN_MAX")]):
-            os.closerange(low + 1, high)
+        processes.as_new_process(keep={listener_fd, alive_r})
         forkserver._forkserver._lock = threading.Lock()  # the build held it while forking
         tracker = resource_tracker._resource_tracker
         tracker._lock, tracker._fd, tracker._pid = threading.RLock(), None, None

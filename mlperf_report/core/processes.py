@@ -28,15 +28,32 @@ _PR_SET_NAME = 15
 GRACE_S = 2.0
 
 
-def die_with_parent(sig: int = signal.SIGTERM) -> None:
-    """Have the kernel send ``sig`` to this process when its parent exits (Linux; no-op elsewhere)."""
+def _prctl(option: int, argument) -> None:
+    """Linux's ``prctl(option, argument)``; nothing elsewhere, or where the C library lacks it."""
     if not sys.platform.startswith("linux"):
         return
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(option, argument, 0, 0, 0)
     except (OSError, AttributeError):
         return
+
+
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Have the kernel send ``sig`` to this process when its parent exits (Linux; no-op elsewhere)."""
+    _prctl(_PR_SET_PDEATHSIG, int(sig))
+
+
+def as_new_process(keep: set[int]) -> None:
+    """In a child forked to become another program (a kernel, a fork server): what a new process
+    would have. The default signal handlers (the build turns SIGTERM and SIGHUP into an interrupt,
+    a pool worker stops its kernels on them), and no descriptor but the standard streams and
+    ``keep`` (as ``Popen`` closes them): nothing of the parent's stays open, or is closed later by
+    its finalisers under a descriptor number the child reuses."""
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGCHLD):
+        signal.signal(number, signal.SIG_DFL)
+    kept = sorted({0, 1, 2, *keep})
+    for low, high in zip(kept, [*kept[1:], os.sysconf("SC_OPEN_MAX")]):
+        os.closerange(low + 1, high)
 
 
 _EXIT_CODE: list[int] = []  # set by exit_without_teardown: what _leave exits with
@@ -73,13 +90,7 @@ def _leave() -> None:
 def set_name(name: str) -> None:
     """Name this process as ``ps``, ``top`` and psutil's ``name()`` show it (Linux: at most 15 bytes;
     no-op elsewhere). Forked processes keep the name."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_NAME, name.encode()[:15], 0, 0, 0)
-    except (OSError, AttributeError):
-        return
+    _prctl(_PR_SET_NAME, name.encode()[:15])
 
 
 def stop_children(grace: float = GRACE_S) -> None:

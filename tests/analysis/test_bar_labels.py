@@ -14,7 +14,7 @@ from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from mlperf_report.analysis import bar_labels, claim_charts, names  # noqa: E402
-from mlperf_report.analysis.axes import columns  # noqa: E402
+from mlperf_report.analysis.label_text import columns  # noqa: E402
 from mlperf_report.core import accelerators  # noqa: E402
 
 GENERATIONS = accelerators.load()

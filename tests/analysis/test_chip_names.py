@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mlperf_report.analysis import names
-from mlperf_report.analysis.comparisons import host_vendor_of
+from mlperf_report.analysis.vendors import host_vendor_of
 from mlperf_report.core import accelerators, paths
 
 GENERATIONS = accelerators.load()

@@ -4,7 +4,7 @@ submitters, a round without any focus result, and two systems that share a displ
 
 import pytest
 
-from mlperf_report.analysis import comparisons
+from mlperf_report.analysis import vendors
 from mlperf_report.suites.training import context
 from mlperf_report.suites.training import tables as html_tables
 from mlperf_report.analysis import html_tables as shared_tables
@@ -23,12 +23,12 @@ def analysis(v5_tables, benchmark, focus="AMD", accelerator=None):
 
 
 def test_vendors_are_read_from_accelerator_model_names():
-    assert comparisons.vendor_of("AMD Instinct MI300X 192GB") == "AMD"
-    assert comparisons.vendor_of("H100 NVL Tensor Core GPU (PCIe)") == "NVIDIA"
-    assert comparisons.vendor_of("TPU-v5p") == "Google"
-    assert comparisons.vendor_of("Intel Gaudi 2") == "Intel"
-    assert comparisons.vendor_of("GC200 IPU") == "Graphcore"
-    assert comparisons.vendor_of("Acme A1") is None
+    assert vendors.vendor_of("AMD Instinct MI300X 192GB") == "AMD"
+    assert vendors.vendor_of("H100 NVL Tensor Core GPU (PCIe)") == "NVIDIA"
+    assert vendors.vendor_of("TPU-v5p") == "Google"
+    assert vendors.vendor_of("Intel Gaudi 2") == "Intel"
+    assert vendors.vendor_of("GC200 IPU") == "Graphcore"
+    assert vendors.vendor_of("Acme A1") is None
 
 
 def test_focus_submitter_is_placed_in_its_scale_class_and_compared_with_a_competitor(v5_tables):

@@ -127,7 +127,7 @@ def test_a_cell_s_figure_is_the_number_the_story_prints(value, higher, unit, lan
 @given(room=st.integers(min_value=12, max_value=60))
 def test_a_cell_s_name_keeps_its_scenario_whole_and_never_breaks_a_number(lang, room):
     from mlperf_report.analysis import claim_grid
-    from mlperf_report.analysis.axes import columns
+    from mlperf_report.analysis.label_text import columns
 
     benchmark = "Llama 2 70B (99.9 % of reference accuracy)" if lang == "en" else "Llama 2 70B（參考模型準確度的 99.9%）"
     scenario = "Offline" if lang == "en" else "離線"
@@ -140,7 +140,7 @@ def test_a_cell_s_name_keeps_its_scenario_whole_and_never_breaks_a_number(lang, 
 
 def _fits(line: str, room: int) -> bool:
     """Within the room, or over it by a closing punctuation mark that hangs (never starts a line)."""
-    from mlperf_report.analysis.axes import columns
+    from mlperf_report.analysis.label_text import columns
     from mlperf_report.i18n.line_breaks import NO_LINE_START
 
     return columns(line) <= room or (line[-1:] in NO_LINE_START and columns(line) <= room + 2)

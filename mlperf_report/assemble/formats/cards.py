@@ -118,7 +118,7 @@ def described(svg: str, title: str, desc: str) -> bytes:
 def _label_room(labels, width: int) -> float:
     """Where the chart's axes start, as a share of the card's width: after the longest bar label at
     13 pt (about 10 pixels a column), between a fifth and a half of the card."""
-    from mlperf_report.analysis.axes import columns
+    from mlperf_report.analysis.label_text import columns
 
     longest = max((columns(str(text)) for text in labels), default=0)
     return min(max((_PAD + 10 * longest + 16) / width, 0.2), 0.5)
